@@ -1,0 +1,153 @@
+#!/usr/bin/env bash
+# Kernel tree and build for the guest, all under $PKV_CACHE (never in the repo).
+#
+#   kernel.sh source    extract Debian's linux-source-6.1 into a pristine git tree
+#   kernel.sh apply     check out branch "pkv" = pristine + kernel-patches/ (git am)
+#   kernel.sh build     configure (tinyconfig + qemu-images/kernel.config) and build
+#   kernel.sh all       the three above
+#   kernel.sh vars      print the paths other scripts use
+#
+# Incremental: the tree is re-patched only when kernel-patches/ changes, and files
+# whose content did not change keep their mtime, so make rebuilds only what did.
+set -u
+. "$(dirname "$0")/lib.sh"
+
+TARBALL=${PKV_KERNEL_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+SRC_DIR=$PKV_CACHE/linux-src
+OUT_DIR=$PKV_CACHE/linux-build
+MOD_DIR=$PKV_CACHE/linux-modules
+PATCH_DIR=${PKV_PATCH_DIR:-$PKV_TOP/kernel-patches}
+FRAGMENT=$PKV_TOP/qemu-images/kernel.config
+
+git_k() { git -C "$SRC_DIR" -c user.name=pkv -c user.email=pkv@localhost "$@"; }
+
+kernel_source() {
+	[ -r "$TARBALL" ] || pkv_die "$TARBALL: not found (Debian package linux-source-6.1)"
+	local debver
+	debver=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null || echo unknown)
+	if [ -f "$SRC_DIR/.pkv-pristine" ] &&
+		[ "$(cat "$SRC_DIR/.pkv-pristine")" = "$debver" ]; then
+		return 0
+	fi
+	rm -rf "$SRC_DIR" "$SRC_DIR.tmp" "$OUT_DIR" "$MOD_DIR"
+	mkdir -p "$SRC_DIR.tmp"
+	pkv_say "extracting $TARBALL (Debian $debver, ~1.5 GB)"
+	tar -C "$SRC_DIR.tmp" -xf "$TARBALL" --checkpoint=10000 \
+		--checkpoint-action=ttyout='  %u files\r' ||
+		pkv_die "$TARBALL: extraction failed"
+	mv "$SRC_DIR.tmp"/linux-source-6.1 "$SRC_DIR" && rmdir "$SRC_DIR.tmp" ||
+		pkv_die "$TARBALL: no linux-source-6.1/ directory inside"
+	pkv_say "recording the pristine tree in git"
+	git_k init -q -b upstream || pkv_die "git init failed in $SRC_DIR"
+	# Debian's tree ships no .gitignore of generated files worth keeping out; add all.
+	git_k add -A -f . && git_k commit -q -m "linux-source-6.1 $debver (Debian), pristine" ||
+		pkv_die "git commit of the pristine tree failed"
+	git_k tag -f pristine >/dev/null
+	echo "$debver" >"$SRC_DIR/.pkv-pristine"
+	git_k update-index --assume-unchanged .pkv-pristine 2>/dev/null
+	printf '.pkv-*\n' >>"$SRC_DIR/.git/info/exclude"
+}
+
+# Print the kernel version the pristine tree contains (e.g. 6.1.158).
+kernel_version() {
+	make -s -C "$SRC_DIR" kernelversion 2>/dev/null
+}
+
+series_files() {
+	[ -f "$PATCH_DIR/series" ] || return 0
+	grep -v '^[[:space:]]*\(#\|$\)' "$PATCH_DIR/series"
+}
+
+kernel_apply() {
+	local key
+	key=$(cd "$PATCH_DIR" && { cat series 2>/dev/null; series_files | xargs -r cat; } | sha256sum | cut -c1-16)
+	if [ -f "$SRC_DIR/.pkv-series" ] && [ "$(cat "$SRC_DIR/.pkv-series")" = "$key" ] &&
+		[ "$(git_k rev-parse --abbrev-ref HEAD)" = pkv ]; then
+		return 0
+	fi
+	local old
+	old=$(git_k rev-parse -q --verify pkv 2>/dev/null || true)
+	# Remember mtimes of files the old series touched, to restore where unchanged.
+	local stamps=$PKV_CACHE/.mtimes
+	: >"$stamps"
+	if [ -n "$old" ]; then
+		git_k diff --name-only pristine "$old" | while read -r f; do
+			[ -e "$SRC_DIR/$f" ] && printf '%s\t%s\n' "$(stat -c %Y "$SRC_DIR/$f")" "$f"
+		done >"$stamps"
+	fi
+	git_k am --abort >/dev/null 2>&1
+	git_k checkout -q -f -B pkv pristine || pkv_die "git checkout of pristine failed in $SRC_DIR"
+	local p n=0
+	while read -r p; do
+		[ -f "$PATCH_DIR/$p" ] || pkv_die "kernel-patches/series names $p, which does not exist"
+		if ! git_k am -q --whitespace=nowarn "$PATCH_DIR/$p" >"$PKV_CACHE/am.log" 2>&1; then
+			cat "$PKV_CACHE/am.log" >&2
+			git_k am --abort >/dev/null 2>&1
+			rm -f "$SRC_DIR/.pkv-series"
+			pkv_die "kernel-patches/$p does not apply to pristine linux-source-6.1 (git am failed, see above)"
+		fi
+		n=$((n + 1))
+	done < <(series_files)
+	if [ -n "$old" ]; then
+		local new
+		new=$(git_k rev-parse HEAD)
+		while IFS=$'\t' read -r t f; do
+			git_k diff --quiet "$old" "$new" -- "$f" 2>/dev/null && touch -d "@$t" "$SRC_DIR/$f"
+		done <"$stamps"
+	fi
+	echo "$key" >"$SRC_DIR/.pkv-series"
+	pkv_say "applied $n patch(es) from kernel-patches/ on $(kernel_version)"
+}
+
+kernel_config() {
+	local key
+	key=$(pkv_hash "$FRAGMENT")
+	[ -f "$OUT_DIR/.config" ] && [ "$(cat "$OUT_DIR/.pkv-config" 2>/dev/null)" = "$key" ] &&
+		return 0
+	mkdir -p "$OUT_DIR"
+	make -s -C "$SRC_DIR" O="$OUT_DIR" tinyconfig >/dev/null ||
+		pkv_die "make tinyconfig failed"
+	(cd "$OUT_DIR" && "$SRC_DIR/scripts/kconfig/merge_config.sh" -m -O "$OUT_DIR" \
+		"$OUT_DIR/.config" "$FRAGMENT" >/dev/null) || pkv_die "merge_config.sh failed on $FRAGMENT"
+	make -s -C "$SRC_DIR" O="$OUT_DIR" olddefconfig >/dev/null || pkv_die "make olddefconfig failed"
+	# Report fragment options the tree did not take (typos, unmet dependencies).
+	local opt lost=()
+	while read -r opt; do
+		grep -qx "$opt" "$OUT_DIR/.config" || lost+=("$opt")
+	done < <(grep -E '^CONFIG_[A-Z0-9_]+=' "$FRAGMENT")
+	[ ${#lost[@]} -eq 0 ] || pkv_say "warning: $FRAGMENT: not set in .config: ${lost[*]}"
+	echo "$key" >"$OUT_DIR/.pkv-config"
+}
+
+kernel_build() {
+	kernel_config
+	local log=$PKV_CACHE/kbuild.log
+	pkv_say "make -j$PKV_JOBS bzImage modules (log: $log)"
+	if ! make -C "$SRC_DIR" O="$OUT_DIR" -j"$PKV_JOBS" bzImage modules >"$log" 2>&1; then
+		grep -E 'error|Error' "$log" | head -30 >&2
+		pkv_die "kernel build failed (full log: $log)"
+	fi
+	grep -E '^  (CC|LD|AR)' "$log" | wc -l | xargs printf 'pkv: %s objects rebuilt\n' >&2
+	rm -rf "$MOD_DIR.new"
+	make -s -C "$SRC_DIR" O="$OUT_DIR" INSTALL_MOD_PATH="$MOD_DIR.new" \
+		modules_install >>"$log" 2>&1 || pkv_die "modules_install failed (log: $log)"
+	mkdir -p "$MOD_DIR.new/lib/modules"
+	rm -rf "$MOD_DIR" && mv "$MOD_DIR.new" "$MOD_DIR"
+	make -s -C "$SRC_DIR" O="$OUT_DIR" kernelrelease >"$OUT_DIR/.pkv-release"
+}
+
+kernel_vars() {
+	printf 'SRC_DIR=%s\nOUT_DIR=%s\nMOD_DIR=%s\nBZIMAGE=%s\n' \
+		"$SRC_DIR" "$OUT_DIR" "$MOD_DIR" "$OUT_DIR/arch/x86/boot/bzImage"
+}
+
+mkdir -p "$PKV_CACHE"
+case "${1:-all}" in
+source) kernel_source ;;
+apply) kernel_source && kernel_apply ;;
+build) kernel_build ;;
+version) kernel_version ;;
+vars) kernel_vars ;;
+all) kernel_source && kernel_apply && kernel_build ;;
+*) pkv_die "kernel.sh: unknown command '$1' (source|apply|build|all|vars|version)" ;;
+esac

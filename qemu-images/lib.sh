@@ -1,0 +1,67 @@
+# shellcheck shell=bash
+# Common helpers for the pkv harness: paths, messages, timing, package checks.
+# Sourced by ./pkv and the qemu-images/ scripts; defines functions only.
+
+PKV_TOP=${PKV_TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
+PKV_CACHE=${PKV_CACHE:-$HOME/.cache/pkv}
+PKV_BUILD=${PKV_BUILD:-$PKV_TOP/build}
+PKV_JOBS=${PKV_JOBS:-$(($(nproc) + 1))}
+PKV_TIMINGS=${PKV_TIMINGS:-}
+
+pkv_say() { printf 'pkv: %s\n' "$*" >&2; }
+pkv_die() { printf 'pkv: error: %s\n' "$*" >&2; exit 1; }
+
+# Run a long step with a heading and record its wall time for the summary.
+pkv_step() {
+	local name=$1 t0 t1 rc
+	shift
+	pkv_say "[$name] ..."
+	t0=$(date +%s.%N)
+	"$@"
+	rc=$?
+	t1=$(date +%s.%N)
+	local dt
+	dt=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
+	pkv_say "[$name] done in ${dt}s"
+	if [ -n "$PKV_TIMINGS" ]; then
+		printf '%s\t%s\t%s\n' "$name" "$dt" "$rc" >>"$PKV_TIMINGS"
+	fi
+	return $rc
+}
+
+pkv_timing_summary() {
+	[ -n "$PKV_TIMINGS" ] && [ -s "$PKV_TIMINGS" ] || return 0
+	printf '\npkv: timing summary\n' >&2
+	awk -F'\t' '{ printf "  %-28s %8.1fs%s\n", $1, $2, ($3 == 0 ? "" : "  (failed)"); t += $2 }
+		END { printf "  %-28s %8.1fs\n", "total", t }' "$PKV_TIMINGS" >&2
+}
+
+# Hash of files and strings, for cache keys.
+pkv_hash() { sha256sum "$@" | sha256sum | cut -c1-16; }
+
+# Debian packages the harness needs on the host (command they provide: package).
+PKV_HOST_PACKAGES=(
+	linux-source-6.1 qemu-system-x86 mmdebstrap meson ninja-build flex bison bc
+	libelf-dev libssl-dev cpio jq e2fsprogs pkg-config gcc clang
+	libclang-rt-14-dev libjansson-dev libcmocka-dev util-linux valgrind
+	git python3 xz-utils perl rsync kmod
+)
+
+# Install whatever is missing, once; idempotent.
+pkv_ensure_packages() {
+	local missing=() p
+	for p in "${PKV_HOST_PACKAGES[@]}"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
+			missing+=("$p")
+	done
+	[ ${#missing[@]} -eq 0 ] && return 0
+	if [ "$(id -u)" -ne 0 ]; then
+		pkv_die "missing Debian packages: ${missing[*]}; run as root (or: sudo apt-get install ${missing[*]})"
+	fi
+	pkv_say "installing Debian packages: ${missing[*]}"
+	DEBIAN_FRONTEND=noninteractive apt-get update -q >/dev/null ||
+		pkv_die "apt-get update failed"
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+		"${missing[@]}" >"$PKV_CACHE/apt.log" 2>&1 ||
+		{ tail -20 "$PKV_CACHE/apt.log" >&2; pkv_die "apt-get install failed (log: $PKV_CACHE/apt.log)"; }
+}
