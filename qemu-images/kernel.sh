@@ -122,18 +122,24 @@ kernel_config() {
 kernel_build() {
 	kernel_config
 	local log=$PKV_CACHE/kbuild.log
+	# /proc/version names the series: "(pkv@series-<head of branch pkv>)".
+	local host
+	host=series-$(git_k rev-parse --short=12 HEAD)
+	KMAKE=(make -C "$SRC_DIR" O="$OUT_DIR" LOCALVERSION= KBUILD_BUILD_USER=pkv
+		KBUILD_BUILD_HOST="$host")
 	pkv_say "make -j$PKV_JOBS bzImage modules (log: $log)"
-	if ! make -C "$SRC_DIR" O="$OUT_DIR" -j"$PKV_JOBS" bzImage modules >"$log" 2>&1; then
+	if ! "${KMAKE[@]}" -j"$PKV_JOBS" bzImage modules >"$log" 2>&1; then
 		grep -E 'error|Error' "$log" | head -30 >&2
+		rm -f "$OUT_DIR/.pkv-release"
 		pkv_die "kernel build failed (full log: $log)"
 	fi
 	grep -E '^  (CC|LD|AR)' "$log" | wc -l | xargs printf 'pkv: %s objects rebuilt\n' >&2
 	rm -rf "$MOD_DIR.new"
-	make -s -C "$SRC_DIR" O="$OUT_DIR" INSTALL_MOD_PATH="$MOD_DIR.new" \
-		modules_install >>"$log" 2>&1 || pkv_die "modules_install failed (log: $log)"
+	"${KMAKE[@]}" -s INSTALL_MOD_PATH="$MOD_DIR.new" modules_install >>"$log" 2>&1 || pkv_die "modules_install failed (log: $log)"
 	mkdir -p "$MOD_DIR.new/lib/modules"
 	rm -rf "$MOD_DIR" && mv "$MOD_DIR.new" "$MOD_DIR"
-	make -s -C "$SRC_DIR" O="$OUT_DIR" kernelrelease >"$OUT_DIR/.pkv-release"
+	"${KMAKE[@]}" -s kernelrelease >"$OUT_DIR/.pkv-release"
+	echo "$host" >"$OUT_DIR/.pkv-build-host"
 }
 
 kernel_vars() {

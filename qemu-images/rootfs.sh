@@ -78,7 +78,7 @@ rootfs_image() {
 		[ -d "$depmod_rel" ] && depmod -b "$stage" "$(basename "$depmod_rel")"
 	done
 	rm -f "$IMAGE.tmp"
-	mke2fs -q -t ext4 -L pkvroot -d "$stage" -F "$IMAGE.tmp" 1200M ||
+	mke2fs -q -t ext4 -E root_owner=0:0 -L pkvroot -d "$stage" -F "$IMAGE.tmp" 1200M >/dev/null ||
 		pkv_die "mke2fs -d $stage failed"
 	mv "$IMAGE.tmp" "$IMAGE"
 	echo "$key" >"$IMAGE.key"

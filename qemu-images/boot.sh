@@ -1,0 +1,171 @@
+#!/usr/bin/env bash
+# Boot the guest once under QEMU.
+#
+#   boot.sh run [--out DIR] [--timeout SECS] [--append ARGS] SCRIPT...
+#       run each script as root in the guest, in order; show its stdout,
+#       stderr and exit status; files written under $PKV_OUT come back to
+#       DIR/<script>/; exit non-zero if a script failed or the guest did not
+#       finish in time
+#   boot.sh shell [--append ARGS]
+#       an interactive root shell on the serial console
+#
+# The image is used with snapshot=on: the guest never changes the cache.
+set -u
+. "$(dirname "$0")/lib.sh"
+
+BZIMAGE=$PKV_CACHE/linux-build/arch/x86/boot/bzImage
+IMAGE=$PKV_CACHE/rootfs.img
+
+# KVM is used only if a short, killed-on-timeout probe boots with it; on these
+# machines /dev/kvm exists but guests can hang at "Booting from ROM".
+pick_accel() {
+	if [ -n "${PKV_ACCEL:-}" ]; then
+		echo "$PKV_ACCEL"
+		return
+	fi
+	local key cache=$PKV_CACHE/accel
+	key="$(uname -r) $(qemu-system-x86_64 --version | head -1)"
+	if [ -f "$cache" ] && [ "$(head -1 "$cache")" = "$key" ]; then
+		tail -1 "$cache"
+		return
+	fi
+	local accel=tcg log=$PKV_CACHE/kvm-probe.log
+	if [ -w /dev/kvm ]; then
+		pkv_say "probing KVM (at most 15 s)"
+		timeout -k 2 15 qemu-system-x86_64 -accel kvm -m 256 -display none \
+			-no-reboot -serial "file:$log" -kernel "$BZIMAGE" \
+			-append "console=ttyS0 panic=-1 root=/dev/nonexistent" >/dev/null 2>&1 &&
+			grep -q 'Linux version' "$log" && accel=kvm
+	fi
+	printf '%s\n%s\n' "$key" "$accel" >"$cache"
+	pkv_say "accelerator: $accel"
+	echo "$accel"
+}
+
+qemu_cmd() {
+	local in=$1 out=$2 mode=$3 append=$4 accel
+	accel=$(pick_accel)
+	QEMU=(qemu-system-x86_64 -accel "$accel" -m "${PKV_GUEST_MEM:-1024}" -smp "${PKV_GUEST_CPUS:-2}"
+		-no-reboot -kernel "$BZIMAGE"
+		-drive "file=$IMAGE,format=raw,if=virtio,snapshot=on"
+		-virtfs "local,path=$in,mount_tag=pkvin,security_model=none,readonly=on,id=pkvin"
+		-virtfs "local,path=$out,mount_tag=pkvout,security_model=none,id=pkvout"
+		-append "console=ttyS0 root=/dev/vda rw panic=-1 init=/lib/systemd/systemd systemd.show_status=0 pkv.mode=$mode $append")
+}
+
+# Where the guest can find what the host knows about the build.
+write_env() {
+	local in=$1
+	{
+		printf 'PKV_KERNEL_RELEASE=%s\n' "$(cat "$PKV_CACHE/linux-build/.pkv-release" 2>/dev/null)"
+		printf 'PKV_KERNEL_BUILD_HOST=%s\n' "$(cat "$PKV_CACHE/linux-build/.pkv-build-host" 2>/dev/null)"
+	} >"$in/env"
+}
+
+boot_run() {
+	local out="" timeout=${PKV_BOOT_TIMEOUT:-600} append="" scripts=()
+	while [ $# -gt 0 ]; do
+		case "$1" in
+		--out) out=$2; shift 2 ;;
+		--timeout) timeout=$2; shift 2 ;;
+		--append) append=$2; shift 2 ;;
+		-*) pkv_die "run: unknown option $1" ;;
+		*) scripts+=("$1"); shift ;;
+		esac
+	done
+	[ ${#scripts[@]} -gt 0 ] || pkv_die "run: no script given (usage: pkv run [--out DIR] SCRIPT...)"
+	local work s i=0
+	work=$(mktemp -d "${TMPDIR:-/tmp}/pkv-run.XXXXXX")
+	mkdir -p "$work/in/scripts" "$work/in/lib" "$work/out"
+	for s in "${scripts[@]}"; do
+		[ -f "$s" ] || pkv_die "run: $s: no such script"
+		i=$((i + 1))
+		cp "$s" "$work/in/scripts/$(printf '%03d' $i)-$(basename "$s")"
+	done
+	cp -r "$PKV_TOP/tests/guest/lib/." "$work/in/lib/" 2>/dev/null
+	[ -d "$PKV_TOP/tests/data" ] && cp -r "$PKV_TOP/tests/data" "$work/in/data"
+	echo $((timeout - 30 > 30 ? timeout - 30 : 30)) >"$work/in/script-timeout"
+	write_env "$work/in"
+	qemu_cmd "$work/in" "$work/out" run "$append"
+	local log=$work/console.log
+	"${QEMU[@]}" -display none -monitor none -serial "file:$log" </dev/null >"$work/qemu.out" 2>&1 &
+	local qpid=$! t0 done_n=0 n
+	t0=$(date +%s)
+	while kill -0 $qpid 2>/dev/null; do
+		n=$(find "$work/out/results" -name '*.rc' 2>/dev/null | wc -l)
+		if [ "$n" -gt "$done_n" ]; then
+			done_n=$n
+			pkv_say "guest: $done_n/${#scripts[@]} script(s) done ($(($(date +%s) - t0))s)"
+		fi
+		if [ $(($(date +%s) - t0)) -ge "$timeout" ]; then
+			kill $qpid 2>/dev/null
+			sleep 1
+			kill -9 $qpid 2>/dev/null
+			printf '\npkv: last console lines (%s):\n' "$log" >&2
+			tail -n 30 "$log" | sed 's/^/  | /' >&2
+			keep_log "$work"
+			pkv_die "guest did not finish within ${timeout}s (console log above)"
+		fi
+		sleep 0.5
+	done
+	wait $qpid
+	local qrc=$? rc=0
+	pkv_say "guest exited after $(($(date +%s) - t0))s"
+	for s in "$work/in/scripts/"*; do
+		local name src r
+		name=$(basename "$s")
+		src=${name#???-}
+		r=$(cat "$work/out/results/$name.rc" 2>/dev/null || echo "not run")
+		printf '=== %s: exit %s (%s ms)\n' "$src" "$r" "$(cat "$work/out/results/$name.ms" 2>/dev/null || echo ?)"
+		[ -s "$work/out/results/$name.out" ] && cat "$work/out/results/$name.out"
+		if [ -s "$work/out/results/$name.err" ]; then
+			sed 's/^/stderr: /' "$work/out/results/$name.err"
+		fi
+		[ "$r" = 0 ] || rc=1
+		if [ -n "$out" ]; then
+			mkdir -p "$out/$src"
+			cp -r "$work/out/files/$name/." "$out/$src/" 2>/dev/null
+			cp "$work/out/results/$name.out" "$out/$src.stdout" 2>/dev/null
+			cp "$work/out/results/$name.err" "$out/$src.stderr" 2>/dev/null
+			cp "$work/out/results/$name.rc" "$out/$src.rc" 2>/dev/null
+		fi
+	done
+	[ -n "$out" ] && cp "$log" "$out/console.log"
+	if [ ! -f "$work/out/results/.complete" ]; then
+		printf '\npkv: last console lines:\n' >&2
+		tail -n 30 "$log" | sed 's/^/  | /' >&2
+		keep_log "$work"
+		pkv_die "guest stopped before running every script (qemu exit $qrc)"
+	fi
+	rm -rf "$work"
+	return $rc
+}
+
+keep_log() {
+	mkdir -p "$PKV_CACHE/logs"
+	cp "$1/console.log" "$PKV_CACHE/logs/console-last.log" 2>/dev/null
+	pkv_say "console log kept at $PKV_CACHE/logs/console-last.log"
+	rm -rf "$1"
+}
+
+boot_shell() {
+	local append=""
+	[ "${1:-}" = --append ] && append=$2
+	local work
+	work=$(mktemp -d "${TMPDIR:-/tmp}/pkv-shell.XXXXXX")
+	mkdir -p "$work/in/lib" "$work/out"
+	cp -r "$PKV_TOP/tests/guest/lib/." "$work/in/lib/" 2>/dev/null
+	write_env "$work/in"
+	qemu_cmd "$work/in" "$work/out" shell "$append"
+	pkv_say "root shell on the guest's serial console; 'exit' shuts the guest down (Ctrl-A X kills QEMU)"
+	"${QEMU[@]}" -nographic
+	rm -rf "$work"
+}
+
+[ -f "$BZIMAGE" ] || pkv_die "$BZIMAGE: no kernel; build it first (./pkv build)"
+[ -f "$IMAGE" ] || pkv_die "$IMAGE: no guest image; build it first (./pkv build)"
+case "${1:-}" in
+run) shift; boot_run "$@" ;;
+shell) shift; boot_shell "$@" ;;
+*) pkv_die "boot.sh: usage: boot.sh run [--out DIR] SCRIPT... | boot.sh shell" ;;
+esac

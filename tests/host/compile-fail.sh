@@ -1,0 +1,65 @@
+#!/bin/sh
+# compile-fail.sh CC TOP: misuses of printk_kv.h must not compile, and the same
+# snippet written correctly must, so a broken harness cannot pass by accident.
+# -Werror as the kernel's CONFIG_WERROR: -Wformat finds the numeric types,
+# -Wint-conversion a non-string given to KV_STR().
+set -u
+cc=$1
+top=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+
+# case NAME EXPECTED-ERROR-REGEX GOOD-BODY BAD-BODY [EXTRA-DEFINES]
+case_() {
+	name=$1 want=$2 good=$3 bad=$4 defs=${5:-}
+	for kind in good bad; do
+		body=$good d=
+		[ $kind = bad ] && body=$bad d=$defs
+		cat >"$tmp/$name-$kind.c" <<EOC
+#define KBUILD_MODNAME "cf"
+$d
+#include <linux/printk_kv.h>
+void f(unsigned long long u64v, int i, const char *s);
+void f(unsigned long long u64v, int i, const char *s)
+{
+	(void)u64v; (void)i; (void)s;
+	$body;
+}
+EOC
+		"$cc" -std=gnu11 -O2 -Wall -Werror -c -I"$top/tests/host/shim" \
+			-I"$top/include-prototype" "$tmp/$name-$kind.c" -o "$tmp/o.o" \
+			>"$tmp/$name-$kind.log" 2>&1
+		rc=$?
+		if [ $kind = good ] && [ $rc -ne 0 ]; then
+			echo "FAIL $name: the correct form does not compile:"; cat "$tmp/$name-$kind.log"
+			fail=$((fail + 1)); return
+		fi
+		if [ $kind = bad ] && { [ $rc -eq 0 ] || ! grep -Eq "$want" "$tmp/$name-$kind.log"; }; then
+			echo "FAIL $name: compiled, or failed without /$want/:"; cat "$tmp/$name-$kind.log"
+			fail=$((fail + 1)); return
+		fi
+	done
+	echo "ok   $name"
+	pass=$((pass + 1))
+}
+
+case_ u32-given-u64 "format" 'pr_info_kv("m", KV_U32(n, i))' 'pr_info_kv("m", KV_U32(n, u64v))'
+case_ u64-given-int "format" 'pr_info_kv("m", KV_U64(n, u64v))' 'pr_info_kv("m", KV_U64(n, i))'
+case_ str-given-int "pointer|integer" 'pr_info_kv("m", KV_STR(n, s))' 'pr_info_kv("m", KV_STR(n, i))'
+case_ conversion-in-msg "format" 'pr_info_kv("m 100%%", KV_U32(n, i))' 'pr_info_kv("m %d", KV_U32(n, i))'
+case_ key-uppercase "printk_kv: key" 'pr_info_kv("m", KV_U32(ok_key2, i))' 'pr_info_kv("m", KV_U32(Bad, i))'
+case_ key-digit-first "printk_kv: key|expected" 'pr_info_kv("m", KV_U32(k9, i))' 'pr_info_kv("m", KV_U32(_k, i))'
+case_ key-too-long "printk_kv: key" 'pr_info_kv("m", KV_U32(a_very_long_key_of_32_bytes_xyzw, i))' \
+	'pr_info_kv("m", KV_U32(a_very_long_key_of_33_bytes_xyzwv, i))'
+case_ key-reserved-mod "printk_kv: key" 'pr_info_kv("m", KV_U32(mode, i))' 'pr_info_kv("m", KV_U32(mod, i))'
+case_ key-reserved-device "printk_kv: key" 'pr_info_kv("m", KV_U32(devices, i))' 'pr_info_kv("m", KV_U32(device, i))'
+case_ prefix-with-bracket "PKV_PREFIX" 'pr_info_kv("m", KV_U32(n, i))' 'pr_info_kv("m", KV_U32(n, i))' \
+	'#define PKV_PREFIX "[x] "'
+case_ debug-compiled-out-still-checked "format" 'pr_debug_kv("m", KV_U32(n, i))' 'pr_debug_kv("m", KV_U32(n, u64v))'
+case_ dev-dbg-compiled-out-still-checked "format" \
+	'dev_dbg_kv((struct device *)0, "m", KV_U32(n, i))' 'dev_dbg_kv((struct device *)0, "m", KV_U32(n, u64v))'
+
+echo "compile-fail: $pass passed, $fail failed"
+[ $fail -eq 0 ]

@@ -1,0 +1,421 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * printk_kv.h on the host: the exact record text of every macro and type,
+ * against tests/host/shim (a model of printk()), and a round trip through
+ * the reader's parser. Built three times: PKV_MODE_DYNDBG (dynamic debug),
+ * PKV_MODE_DEBUG (-DDEBUG) and PKV_MODE_OFF (pr_debug compiled out).
+ *
+ * This file includes the header first; test_header_order.c includes it
+ * after <linux/printk.h> and with a custom prefix and static fields.
+ */
+#define KBUILD_MODNAME "kvtest"
+#if defined(PKV_MODE_DYNDBG)
+#define CONFIG_DYNAMIC_DEBUG 1
+#elif defined(PKV_MODE_DEBUG)
+#define DEBUG 1
+#endif
+#include <linux/printk_kv.h>
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "pkvkmsg.h"
+#include "kvtest.h"
+
+#define S(x) __stringify(x)
+
+static void expect_text(int i, int level, const char *want)
+{
+	assert_true(i < shim_nlog);
+	assert_int_equal(shim_log[i].level, level);
+	assert_string_equal(shim_log[i].text, want);
+}
+
+static void test_pr_fmt_static_fields(void **state)
+{
+	int l;
+
+	(void)state;
+	shim_reset();
+	l = __LINE__; pr_info("hello %d", 5);
+	pr_emerg("e"); pr_alert("a"); pr_crit("c"); pr_err("x"); pr_warn("w"); pr_notice("n");
+	assert_int_equal(shim_nlog, 7);
+	{
+		char want[128];
+
+		snprintf(want, sizeof(want), "kvtest: [kv mod=kvtest src=test_header.c:%d] hello 5", l);
+		expect_text(0, 6, want);
+		snprintf(want, sizeof(want), "kvtest: [kv mod=kvtest src=test_header.c:%d] w", l + 1);
+		expect_text(5, 4, want);
+	}
+	for (int i = 1; i < 7; i++)
+		assert_int_equal(shim_log[i].level, i - 1);
+}
+
+static void test_pr_fmt_once_ratelimited(void **state)
+{
+	(void)state;
+	shim_reset();
+	for (int i = 0; i < 3; i++)
+		pr_info_once("only once %d", i);
+	for (int i = 0; i < 25; i++)
+		pr_err_ratelimited("limited %d", i);
+	assert_int_equal(shim_nlog, 1 + 10);
+	assert_non_null(strstr(shim_log[0].text, "] only once 0"));
+	assert_non_null(strstr(shim_log[10].text, "] limited 9"));
+}
+
+#define LINE_TEXT(buf, l, rest) \
+	snprintf(buf, sizeof(buf), "kvtest: [kv mod=kvtest src=test_header.c:%d%s", l, rest)
+
+static void test_every_type(void **state)
+{
+	char want[512];
+	int l;
+
+	(void)state;
+	shim_reset();
+	l = __LINE__; pr_warn_kv("types", KV_U32(u32, 4294967295u), KV_S32(s32, -2147483647 - 1),
+		   KV_U64(u64, 18446744073709551615ull), KV_S64(s64, -9223372036854775807ll - 1),
+		   KV_HEX(hex, 0), KV_HEX64(hex64, 0xdeadbeefcafef00dull), KV_BOOL(yes, 42),
+		   KV_BOOL(no, 0), KV_STR(str, "plain"), KV_STR(empty, ""), KV_STR(nul, NULL),
+		   KV_ERR(err, -22));
+	LINE_TEXT(want, l, " u32=4294967295 s32=-2147483648 u64=18446744073709551615"
+		  " s64=-9223372036854775808 hex=0x0 hex64=0xdeadbeefcafef00d yes=true no=false"
+		  " str=\"plain\" empty=\"\" nul=null err=-EINVAL] types");
+	expect_text(0, 4, want);
+}
+
+static void test_errno_rendering(void **state)
+{
+	char want[256];
+	int l;
+
+	(void)state;
+	shim_reset();
+	l = __LINE__; pr_err_kv("errs", KV_ERR(a, -1), KV_ERR(b, -524), KV_ERR(c, 0), KV_ERR(d, 5),
+		  KV_ERR(e, -4096), KV_ERR(f, -4095), KV_ERR(g, -2147483647 - 1));
+	/* -4095 is a valid ERR_PTR with no name: %pe prints it in decimal. */
+	LINE_TEXT(want, l, " a=-EPERM b=-ENOTSUPP c=0 d=5 e=-4096 f=-4095 g=-2147483648] errs");
+	expect_text(0, 3, want);
+}
+
+static void test_hostile_strings(void **state)
+{
+	char want[512];
+	int l;
+
+	(void)state;
+	shim_reset();
+	l = __LINE__; pr_notice_kv("hostile", KV_STR(q, "a\"b\\c]d=e [kv x=1]"),
+		     KV_STR(ctl, "\x01\t\n\r\x1b[31m\x7f"), KV_STR(utf8, "\xc3\xa9\xff"));
+	LINE_TEXT(want, l, " q=\"a\\\"b\\\\c]d=e [kv x=1]\" ctl=\"\\x01\\t\\n\\x0d\\x1b[31m\\x7f\""
+		  " utf8=\"\\xc3\\xa9\\xff\"] hostile");
+	expect_text(0, 5, want);
+}
+
+static void test_long_string_cut(void **state)
+{
+	char big[300], want[512];
+	int l;
+
+	(void)state;
+	memset(big, 'a', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	shim_reset();
+	l = __LINE__; pr_info_kv("cut", KV_STR(s, big));
+	/* PKV_STR_MAX - 5 bytes of quote and content, then quote, cut mark, NUL. */
+	snprintf(want, sizeof(want), "kvtest: [kv mod=kvtest src=test_header.c:%d s=\"%.*s\"...] cut",
+		 l, PKV_STR_MAX - 6, big);
+	expect_text(0, 6, want);
+
+	/* An escape that does not fit whole is left out whole. */
+	memset(big, '\x01', sizeof(big) - 1);
+	shim_reset();
+	pr_info_kv("cut", KV_STR(s, big));
+	assert_non_null(strstr(shim_log[0].text, "\\x01\"...] cut"));
+	assert_int_equal(strlen(strstr(shim_log[0].text, "s=\"")) - strlen("s=\"\"...] cut"),
+			 (PKV_STR_MAX - 6) / 4 * 4);
+}
+
+static void test_twelve_fields(void **state)
+{
+	char want[512];
+	int l;
+
+	(void)state;
+	shim_reset();
+	l = __LINE__; pr_info_kv("twelve", KV_U32(f1, 1), KV_U32(f2, 2), KV_U32(f3, 3), KV_U32(f4, 4),
+		   KV_U32(f5, 5), KV_U32(f6, 6), KV_U32(f7, 7), KV_U32(f8, 8), KV_U32(f9, 9),
+		   KV_U32(f10, 10), KV_U32(f11, 11), KV_U32(a_very_long_key_of_32_bytes_xyzw, 12));
+	LINE_TEXT(want, l, " f1=1 f2=2 f3=3 f4=4 f5=5 f6=6 f7=7 f8=8 f9=9 f10=10 f11=11"
+		  " a_very_long_key_of_32_bytes_xyzw=12] twelve");
+	expect_text(0, 6, want);
+}
+
+static void test_once_ratelimited_kv(void **state)
+{
+	(void)state;
+	shim_reset();
+	for (unsigned int i = 0; i < 4; i++)
+		pr_warn_kv_once("once", KV_U32(i, i));
+	for (unsigned int i = 0; i < 30; i++)
+		pr_info_kv_ratelimited("rl", KV_U32(i, i));
+	assert_int_equal(shim_nlog, 11);
+	assert_non_null(strstr(shim_log[0].text, " i=0] once"));
+	assert_non_null(strstr(shim_log[10].text, " i=9] rl"));
+}
+
+static int evaluated;
+
+static unsigned int side_effect(void)
+{
+	return ++evaluated;
+}
+
+static void test_debug(void **state)
+{
+	(void)state;
+	shim_reset();
+	evaluated = 0;
+	pr_debug_kv("dbg", KV_U32(n, side_effect()));
+	pr_debug("plain dbg");
+	shim_dyndbg_on = true;
+	pr_debug_kv("dbg", KV_U32(n, side_effect()));
+	pr_debug("plain dbg");
+#if defined(PKV_MODE_OFF)
+	/* Compiled out: type-checked (see compile-fail.sh), never evaluated. */
+	assert_int_equal(shim_nlog, 0);
+	assert_int_equal(evaluated, 0);
+#elif defined(PKV_MODE_DEBUG)
+	assert_int_equal(shim_nlog, 4);
+	assert_int_equal(evaluated, 2);
+#else
+	/* Only the calls made while dyndbg enabled them print or evaluate. */
+	assert_int_equal(shim_nlog, 2);
+	assert_int_equal(evaluated, 1);
+	assert_int_equal(shim_log[0].level, 7);
+	assert_non_null(strstr(shim_log[0].text, " n=1] dbg"));
+	assert_int_equal(strncmp(shim_log[0].text, "kvtest: [kv ", 12), 0);
+#endif
+}
+
+static void test_dev_netdev(void **state)
+{
+	struct device dev = {
+		.name = "cs89x0.0\"x", .driver = "cs89x0", .subsystem = "platform",
+		.devid = "+platform:cs89x0.0",
+	};
+	struct net_device nd = {
+		.name = "eth]0", .ifindex = 3,
+		.dev = { .name = "eth]0", .subsystem = "net", .devid = "n3" },
+	};
+	char want[256];
+	int l;
+
+	(void)state;
+	shim_reset();
+	l = __LINE__; dev_err_kv(&dev, "wrong chip signature", KV_HEX(sig, 0x1234));
+	netdev_info_kv(&nd, "link up", KV_U32(speed, 100));
+	LINE_TEXT(want, l, " drv=\"cs89x0\" dev=\"cs89x0.0\\\"x\" sig=0x1234] wrong chip signature");
+	expect_text(0, 3, want);
+	assert_string_equal(shim_log[0].subsystem, "platform");
+	assert_string_equal(shim_log[0].device, "+platform:cs89x0.0");
+	LINE_TEXT(want, l + 1, " netdev=\"eth]0\" ifindex=3 speed=100] link up");
+	expect_text(1, 6, want);
+	assert_string_equal(shim_log[1].device, "n3");
+}
+
+/* Escape as devkmsg_read() does, and wrap in a /dev/kmsg record. */
+static size_t kmsg_record(char *out, size_t n, int level, const char *text, size_t len)
+{
+	size_t o = (size_t)snprintf(out, n, "%d,1,0,-;", level);
+
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)text[i];
+
+		if (c < ' ' || c >= 127 || c == '\\')
+			o += (size_t)snprintf(out + o, n - o, "\\x%02x", c);
+		else
+			out[o++] = (char)c;
+	}
+	out[o++] = '\n';
+	return o;
+}
+
+static struct pkv_record *parse_last(void)
+{
+	static char raw[4 * LOG_LINE_MAX + 32];
+	static struct pkv_record r;
+	const struct shim_record *s = &shim_log[shim_nlog - 1];
+	size_t n = kmsg_record(raw, sizeof(raw), s->level, s->text, s->len);
+
+	assert_int_equal(pkv_record_parse(&r, raw, n), 0);
+	return &r;
+}
+
+static void expect_field(const struct pkv_record *r, const char *key, enum pkv_type t,
+			 const char *val, size_t vlen)
+{
+	const struct pkv_field *f = pkv_field_get(r, key);
+
+	if (!f)
+		fail_msg("field %s missing in '%.*s'", key, (int)r->text.n, r->text.p);
+	assert_int_equal(f->type, t);
+	assert_int_equal(f->value.n, vlen);
+	assert_memory_equal(f->value.p, val, vlen);
+}
+
+static void test_truncated_record(void **state)
+{
+	char big[200];
+	struct pkv_record *r;
+
+	(void)state;
+	memset(big, 'z', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	shim_reset();
+	pr_info_kv("never seen", KV_STR(a, big), KV_STR(b, big), KV_STR(c, big), KV_STR(d, big),
+		   KV_STR(e, big), KV_STR(f, big), KV_STR(g, big), KV_STR(h, big), KV_U32(n, 1234));
+	/* vprintk_store() keeps LOG_LINE_MAX - 1 bytes with the level prefix. */
+	assert_int_equal(shim_log[0].len, LOG_LINE_MAX - 1 - 2);
+	r = parse_last();
+	assert_true(r->structured);
+	assert_true(r->truncated);
+	assert_int_equal(r->msg.n, 0);
+	/* Seven whole strings survive; the eighth was cut and is not reported. */
+	assert_non_null(pkv_field_get(r, "g"));
+	assert_null(pkv_field_get(r, "h"));
+	assert_null(pkv_field_get(r, "n"));
+	assert_true(pkv_field_get(r, "g")->cut);
+}
+
+static void test_parse_back(void **state)
+{
+	struct pkv_record *r;
+
+	(void)state;
+	shim_reset();
+	pr_crit_kv("parsed", KV_U32(u, 7), KV_S64(s, -5ll), KV_HEX(h, 255), KV_BOOL(b, 1),
+		   KV_STR(str, "x\"] y=2"), KV_STR(n, NULL), KV_ERR(e, -2));
+	r = parse_last();
+	assert_true(r->structured);
+	assert_false(r->truncated);
+	assert_int_equal(r->level, 2);
+	assert_int_equal(r->prefix.n, strlen("kvtest: "));
+	assert_int_equal(r->msg.n, strlen("parsed"));
+	assert_memory_equal(r->msg.p, "parsed", 6);
+	expect_field(r, "mod", PKV_STRING, "kvtest", 6);
+	expect_field(r, "u", PKV_NUMBER, "7", 1);
+	expect_field(r, "s", PKV_NUMBER, "-5", 2);
+	expect_field(r, "h", PKV_NUMBER, "255", 3);
+	expect_field(r, "b", PKV_BOOL, "true", 4);
+	expect_field(r, "str", PKV_STRING, "x\"] y=2", 7);
+	expect_field(r, "n", PKV_NULL, "null", 4);
+	expect_field(r, "e", PKV_STRING, "-ENOENT", 7);
+	assert_int_equal(r->nfields, 9);
+}
+
+/* xorshift64*: reproducible random values without global state in the code under test. */
+static uint64_t rnd(uint64_t *s)
+{
+	*s ^= *s >> 12;
+	*s ^= *s << 25;
+	*s ^= *s >> 27;
+	return *s * 2685821657736338717ull;
+}
+
+static void test_round_trip_random(void **state)
+{
+	uint64_t seed = 0x9e3779b97f4a7c15ull;
+	int cuts = 0;
+
+	(void)state;
+	for (int it = 0; it < 20000; it++) {
+		char s1[64], s2[24], num[32];
+		size_t l1 = rnd(&seed) % sizeof(s1), l2 = rnd(&seed) % sizeof(s2);
+		u64 v64 = rnd(&seed);
+		s32 v32 = (s32)rnd(&seed);
+		struct pkv_record *r;
+
+		for (size_t i = 0; i < l1; i++)
+			s1[i] = (char)(rnd(&seed) % 255 + 1);	/* any byte but NUL */
+		s1[l1] = '\0';
+		for (size_t i = 0; i < l2; i++)
+			s2[i] = "\"\\] =[kv\n\t"[rnd(&seed) % 10];
+		s2[l2] = '\0';
+		shim_reset();
+		pr_info_kv("r", KV_STR(a, s1), KV_U64(b, v64), KV_S32(c, v32), KV_STR(d, s2),
+			   KV_HEX64(e, v64));
+		r = parse_last();
+		assert_true(r->structured);
+		assert_false(r->truncated);
+		{
+			/* A value over PKV_STR_MAX is cut, flagged, and an exact prefix. */
+			const struct pkv_field *f = pkv_field_get(r, "a");
+
+			assert_non_null(f);
+			if (f->cut) {
+				assert_true(f->value.n < l1);
+				assert_memory_equal(f->value.p, s1, f->value.n);
+				cuts++;
+			} else {
+				expect_field(r, "a", PKV_STRING, s1, l1);
+			}
+		}
+		expect_field(r, "d", PKV_STRING, s2, l2);
+		snprintf(num, sizeof(num), "%llu", v64);
+		expect_field(r, "b", PKV_NUMBER, num, strlen(num));
+		expect_field(r, "e", PKV_NUMBER, num, strlen(num));
+		snprintf(num, sizeof(num), "%d", v32);
+		expect_field(r, "c", PKV_NUMBER, num, strlen(num));
+		assert_int_equal(r->nfields, 7);
+		assert_memory_equal(r->msg.p, "r", 1);
+	}
+	/* Both paths were taken. */
+	assert_true(cuts > 1000 && cuts < 19000);
+}
+
+static void test_custom_prefix_order(void **state)
+{
+	char want[256];
+	int l;
+
+	(void)state;
+	shim_reset();
+	l = kvtest_order_emit();
+	snprintf(want, sizeof(want),
+		 "EXT4-fs: [kv mod=kvtest src=test_header_order.c:%d subsys=ext4 layer=core] classic %s", l, "x");
+	expect_text(0, 6, want);
+	snprintf(want, sizeof(want),
+		 "EXT4-fs: [kv mod=kvtest src=test_header_order.c:%d subsys=ext4 layer=core ino=12] typed", l + 1);
+	expect_text(1, 3, want);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_pr_fmt_static_fields),
+		cmocka_unit_test(test_pr_fmt_once_ratelimited),
+		cmocka_unit_test(test_every_type),
+		cmocka_unit_test(test_errno_rendering),
+		cmocka_unit_test(test_hostile_strings),
+		cmocka_unit_test(test_long_string_cut),
+		cmocka_unit_test(test_twelve_fields),
+		cmocka_unit_test(test_once_ratelimited_kv),
+		cmocka_unit_test(test_debug),
+		cmocka_unit_test(test_dev_netdev),
+		cmocka_unit_test(test_truncated_record),
+		cmocka_unit_test(test_parse_back),
+		cmocka_unit_test(test_round_trip_random),
+		cmocka_unit_test(test_custom_prefix_order),
+	};
+
+	return cmocka_run_group_tests_name("printk_kv.h (" S(PKV_MODE) ")", tests, NULL, NULL);
+}

@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/* Record filters; level and facility names as syslog(3) and dmesg(1) use them. */
+#include "filter.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const level_names[] = {
+	"emerg", "alert", "crit", "err", "warn", "notice", "info", "debug",
+};
+
+static const char *const facility_names[] = {
+	"kern", "user", "mail", "daemon", "auth", "syslog", "lpr", "news",
+	"uucp", "cron", "authpriv", "ftp", "ntp", "security", "console", "solaris-cron",
+	"local0", "local1", "local2", "local3", "local4", "local5", "local6", "local7",
+};
+
+/* A name from @names or a number below @max; -1 if neither. */
+static int lookup(const char *s, size_t len, const char *const *names, int max)
+{
+	char *end;
+	long v;
+	int i;
+
+	for (i = 0; i < max; i++)
+		if (strlen(names[i]) == len && !strncmp(s, names[i], len))
+			return i;
+	if (!len || len > 4)
+		return -1;
+	v = strtol(s, &end, 10);
+	if (end != s + len || v < 0 || v >= max)
+		return -1;
+	return (int)v;
+}
+
+int filter_add_levels(struct filter *f, const char *list, char *why, size_t n)
+{
+	const char *p = list;
+
+	while (*p) {
+		const char *e = strchr(p, ',');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+		bool up = false, down = false;
+		const char *s = p;
+		int lvl, i;
+
+		if (len && s[0] == '+') {
+			down = true;
+			s++;
+			len--;
+		} else if (len && s[len - 1] == '+') {
+			up = true;
+			len--;
+		}
+		lvl = lookup(s, len, level_names, 8);
+		if (lvl < 0) {
+			snprintf(why, n, "unknown level '%.*s' (emerg alert crit err warn notice info debug, 0-7, name+ or +name)",
+				 (int)len, s);
+			return -1;
+		}
+		for (i = 0; i < 8; i++)
+			if (i == lvl || (up && i < lvl) || (down && i > lvl))
+				f->levels |= 1u << i;
+		p = e ? e + 1 : p + len + (up || down);
+	}
+	return 0;
+}
+
+int filter_add_facilities(struct filter *f, const char *list, char *why, size_t n)
+{
+	const char *p = list;
+
+	while (*p) {
+		const char *e = strchr(p, ',');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+		int fac = lookup(p, len, facility_names, 24);
+
+		if (fac < 0) {
+			snprintf(why, n, "unknown facility '%.*s'", (int)len, p);
+			return -1;
+		}
+		f->facilities |= 1ull << fac;
+		p = e ? e + 1 : p + len;
+	}
+	return 0;
+}
+
+int filter_add_match(struct filter *f, const char *kv, char *why, size_t n)
+{
+	const char *eq = strchr(kv, '=');
+
+	if (!eq || eq == kv) {
+		snprintf(why, n, "--match '%s' is not KEY=VALUE", kv);
+		return -1;
+	}
+	if (f->nmatch == FILTER_MAX_MATCH) {
+		snprintf(why, n, "more than %d --match options", FILTER_MAX_MATCH);
+		return -1;
+	}
+	f->match[f->nmatch].key = strndup(kv, (size_t)(eq - kv));
+	if (!f->match[f->nmatch].key) {
+		snprintf(why, n, "out of memory");
+		return -1;
+	}
+	f->match[f->nmatch].value = eq + 1;
+	f->match[f->nmatch].value_len = strlen(eq + 1);
+	f->nmatch++;
+	return 0;
+}
+
+static bool span_eq(struct pkv_span s, const char *v, size_t n)
+{
+	return s.n == n && !memcmp(s.p, v, n);
+}
+
+/* prefix=l2tp matches "l2tp: " as well as itself. */
+static bool prefix_eq(struct pkv_span s, const char *v, size_t n)
+{
+	while (s.n && (s.p[s.n - 1] == ' ' || s.p[s.n - 1] == ':'))
+		s.n--;
+	return span_eq(s, v, n);
+}
+
+bool filter_pass(const struct filter *f, const struct pkv_record *r)
+{
+	size_t i;
+
+	if (f->levels && !(f->levels & (1u << r->level)))
+		return false;
+	if (f->facilities && (r->facility >= 64 || !(f->facilities & (1ull << r->facility))))
+		return false;
+	if (f->have_since && r->seq < f->since_seq)
+		return false;
+	if (f->structured_only && !r->structured)
+		return false;
+	for (i = 0; i < f->nmatch; i++) {
+		const char *k = f->match[i].key, *v = f->match[i].value;
+		size_t vn = f->match[i].value_len;
+		const struct pkv_field *fl;
+		const struct pkv_dict_entry *d;
+
+		if (!strcmp(k, "prefix")) {
+			if (!r->structured || !prefix_eq(r->prefix, v, vn))
+				return false;
+			continue;
+		}
+		fl = pkv_field_get(r, k);
+		if (fl && span_eq(fl->value, v, vn))
+			continue;
+		d = pkv_dict_get(r, k);
+		if (d && span_eq(d->value, v, vn))
+			continue;
+		return false;
+	}
+	return true;
+}

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Record filters of kmsg2json: --level, --facility, --since-seq, --match. */
+#ifndef PKV_FILTER_H
+#define PKV_FILTER_H
+
+#include "pkvkmsg.h"
+
+#define FILTER_MAX_MATCH 16
+
+struct filter {
+	unsigned int levels;		/* bit per level; 0 = all */
+	unsigned long long facilities;	/* bit per facility; 0 = all */
+	bool have_since;
+	uint64_t since_seq;
+	bool structured_only;
+	size_t nmatch;
+	struct {
+		const char *key;
+		const char *value;
+		size_t value_len;
+	} match[FILTER_MAX_MATCH];
+};
+
+/* Parse option values; return 0, or -1 with a message in @why. */
+int filter_add_levels(struct filter *f, const char *list, char *why, size_t n);
+int filter_add_facilities(struct filter *f, const char *list, char *why, size_t n);
+int filter_add_match(struct filter *f, const char *kv, char *why, size_t n);
+
+bool filter_pass(const struct filter *f, const struct pkv_record *r);
+
+#endif

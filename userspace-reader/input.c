@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Raw records from /dev/kmsg or from a saved stream.
+ *
+ * /dev/kmsg returns one record per read() and EPIPE when the records the
+ * reader was about to get were overwritten (the next read() goes on with the
+ * oldest one left). A stream is the same records one after another: a
+ * record ends at a newline that is not followed by a space, since dictionary
+ * lines start with one.
+ */
+#include "pkvkmsg.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define STREAM_BUF	(1u << 20)
+
+struct pkv_input {
+	int fd;
+	bool device, follow, eof, failed;
+	char *buf;
+	size_t cap, start, fill, scan;
+	/* An over-long record being skipped: its head and its length so far. */
+	bool skipping;
+	size_t skipped;
+	char head[PKV_RECORD_MAX];
+};
+
+struct pkv_input *pkv_input_new(int fd, const char *name, bool device, bool follow)
+{
+	struct pkv_input *in = calloc(1, sizeof(*in));
+
+	(void)name;
+	if (!in)
+		return NULL;
+	in->fd = fd;
+	in->device = device;
+	in->follow = follow;
+	in->cap = device ? PKV_RECORD_MAX : STREAM_BUF;
+	in->buf = malloc(in->cap);
+	if (!in->buf) {
+		free(in);
+		return NULL;
+	}
+	return in;
+}
+
+void pkv_input_free(struct pkv_input *in)
+{
+	if (!in)
+		return;
+	free(in->buf);
+	free(in);
+}
+
+static void device_next(struct pkv_input *in, struct pkv_chunk *c)
+{
+	for (;;) {
+		ssize_t n = read(in->fd, in->buf, in->cap);
+
+		if (n > 0) {
+			c->ev = PKV_EV_RECORD;
+			c->raw = in->buf;
+			c->len = c->total = (size_t)n;
+			return;
+		}
+		if (n == 0) {
+			c->ev = PKV_EV_END;
+			return;
+		}
+		if (errno == EINTR)
+			continue;
+		if (errno == EPIPE) {
+			c->ev = PKV_EV_OVERRUN;
+			return;
+		}
+		if (errno == EAGAIN && in->follow) {
+			struct pollfd p = { .fd = in->fd, .events = POLLIN };
+
+			if (poll(&p, 1, -1) < 0 && errno != EINTR) {
+				c->ev = PKV_EV_ERROR;
+				c->err = errno;
+				return;
+			}
+			continue;
+		}
+		if (errno == EAGAIN) {
+			c->ev = PKV_EV_END;
+			return;
+		}
+		c->ev = PKV_EV_ERROR;
+		c->err = errno;
+		return;
+	}
+}
+
+/* Read more of the stream; false at end of input or on error (c filled). */
+static bool refill(struct pkv_input *in, struct pkv_chunk *c)
+{
+	ssize_t n;
+
+	if (in->start) {
+		memmove(in->buf, in->buf + in->start, in->fill - in->start);
+		in->fill -= in->start;
+		in->scan -= in->start;
+		in->start = 0;
+	}
+	if (in->fill == in->cap) {
+		/* Longer than the buffer: keep its head, drop the rest as it comes. */
+		if (!in->skipping) {
+			memcpy(in->head, in->buf, sizeof(in->head));
+			in->skipping = true;
+			in->skipped = 0;
+		}
+		in->skipped += in->fill;
+		in->fill = in->scan = 0;
+	}
+	do
+		n = read(in->fd, in->buf + in->fill, in->cap - in->fill);
+	while (n < 0 && errno == EINTR);
+	if (n < 0) {
+		c->ev = PKV_EV_ERROR;
+		c->err = errno;
+		in->failed = true;
+		return false;
+	}
+	if (n == 0)
+		in->eof = true;
+	in->fill += (size_t)n;
+	return true;
+}
+
+static void stream_next(struct pkv_input *in, struct pkv_chunk *c)
+{
+	for (;;) {
+		size_t end = 0;
+		bool found = false;
+
+		while (in->scan < in->fill) {
+			char *nl = memchr(in->buf + in->scan, '\n', in->fill - in->scan);
+
+			if (!nl) {
+				in->scan = in->fill;
+				break;
+			}
+			end = (size_t)(nl - in->buf) + 1;
+			if (end < in->fill) {
+				if (in->buf[end] != ' ') {
+					found = true;
+					break;
+				}
+				in->scan = end;
+				continue;
+			}
+			/* A newline at the end of what was read: decided by the next byte. */
+			if (in->eof) {
+				found = true;
+			} else {
+				in->scan = (size_t)(nl - in->buf);
+			}
+			break;
+		}
+		if (!found && in->eof && in->fill > in->start) {
+			end = in->fill;
+			found = true;
+		}
+		if (found) {
+			const char *p = in->buf + in->start;
+			size_t len = end - in->start;
+
+			in->start = in->scan = end;
+			if (in->skipping) {
+				in->skipping = false;
+				c->ev = PKV_EV_OVERLONG;
+				c->raw = in->head;
+				c->len = sizeof(in->head);
+				c->total = in->skipped + len;
+				return;
+			}
+			/* An empty line is no record. */
+			if ((len == 1 && p[0] == '\n') || (len == 2 && p[0] == '\r' && p[1] == '\n'))
+				continue;
+			if (len > PKV_RECORD_MAX) {
+				c->ev = PKV_EV_OVERLONG;
+				c->raw = p;
+				c->len = PKV_RECORD_MAX;
+				c->total = len;
+				return;
+			}
+			c->ev = PKV_EV_RECORD;
+			c->raw = p;
+			c->len = c->total = len;
+			return;
+		}
+		if (in->eof || in->failed) {
+			c->ev = PKV_EV_END;
+			return;
+		}
+		if (!refill(in, c))
+			return;
+	}
+}
+
+void pkv_input_next(struct pkv_input *in, struct pkv_chunk *c)
+{
+	memset(c, 0, sizeof(*c));
+	if (in->device)
+		device_next(in, c);
+	else
+		stream_next(in, c);
+}

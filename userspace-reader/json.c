@@ -1,0 +1,312 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * JSON output, one object per record. Strings that are not valid UTF-8 are
+ * written as arrays of byte values, as journalctl -o json writes binary
+ * fields, so every output line is valid JSON and every byte survives.
+ */
+#include "pkvkmsg.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Length of the valid UTF-8 sequence at p (RFC 3629), or 0. */
+static size_t utf8_seq(const unsigned char *p, size_t n)
+{
+	unsigned char c = p[0];
+	size_t len, i;
+	uint32_t cp;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf) {
+		len = 2;
+		cp = c & 0x1f;
+	} else if (c >= 0xe0 && c <= 0xef) {
+		len = 3;
+		cp = c & 0x0f;
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		len = 4;
+		cp = c & 0x07;
+	} else {
+		return 0;
+	}
+	if (n < len)
+		return 0;
+	for (i = 1; i < len; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (p[i] & 0x3f);
+	}
+	if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+	    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+		return 0;
+	return len;
+}
+
+static bool utf8_valid(const unsigned char *p, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n) {
+		size_t l;
+
+		if (p[i] < 0x80) {
+			i++;
+			continue;
+		}
+		l = utf8_seq(p + i, n - i);
+		if (!l)
+			return false;
+		i += l;
+	}
+	return true;
+}
+
+void pkv_json_string(FILE *out, const char *s, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i, run = 0;
+
+	if (!utf8_valid(p, n)) {
+		putc_unlocked('[', out);
+		for (i = 0; i < n; i++)
+			fprintf(out, i ? ",%u" : "%u", p[i]);
+		putc_unlocked(']', out);
+		return;
+	}
+	putc_unlocked('"', out);
+	for (i = 0; i < n; i++) {
+		unsigned char c = p[i];
+
+		if (c >= 0x20 && c != '"' && c != '\\' && c != 0x7f)
+			continue;
+		fwrite(s + run, 1, i - run, out);
+		run = i + 1;
+		putc_unlocked('\\', out);
+		switch (c) {
+		case '"':
+		case '\\':
+			putc_unlocked(c, out);
+			break;
+		case '\n':
+			putc_unlocked('n', out);
+			break;
+		case '\t':
+			putc_unlocked('t', out);
+			break;
+		case '\r':
+			putc_unlocked('r', out);
+			break;
+		default:
+			fputs("u00", out);
+			putc_unlocked(hex[c >> 4], out);
+			putc_unlocked(hex[c & 0xf], out);
+		}
+	}
+	fwrite(s + run, 1, n - run, out);
+	putc_unlocked('"', out);
+}
+
+static void span(FILE *out, struct pkv_span s)
+{
+	pkv_json_string(out, s.p, s.n);
+}
+
+static void write_record(FILE *o, const struct pkv_record *r)
+{
+	size_t i;
+	bool any = false;
+
+	fprintf(o, "{\"seq\":%" PRIu64 ",\"ts_usec\":%" PRIu64
+		",\"facility\":%u,\"level\":%u,\"cont\":%s",
+		r->seq, r->ts_usec, r->facility, r->level, r->cont ? "true" : "false");
+	if (r->caller.n) {
+		fputs(",\"caller\":", o);
+		span(o, r->caller);
+	}
+	fprintf(o, ",\"structured\":%s,\"prefix\":", r->structured ? "true" : "false");
+	span(o, r->prefix);
+	fputs(",\"msg\":", o);
+	span(o, r->msg);
+	fputs(",\"fields\":{", o);
+	for (i = 0; i < r->nfields; i++) {
+		const struct pkv_field *f = &r->fields[i];
+
+		if (i)
+			putc_unlocked(',', o);
+		span(o, f->key);
+		putc_unlocked(':', o);
+		if (f->type == PKV_STRING)
+			span(o, f->value);
+		else
+			fwrite(f->value.p, 1, f->value.n, o);
+	}
+	putc_unlocked('}', o);
+	for (i = 0; i < r->nfields; i++) {
+		if (!r->fields[i].cut)
+			continue;
+		fputs(any ? "," : ",\"cut\":[", o);
+		span(o, r->fields[i].key);
+		any = true;
+	}
+	if (any)
+		putc_unlocked(']', o);
+	if (r->truncated)
+		fputs(",\"truncated\":true", o);
+	if (r->kv_error) {
+		fputs(",\"kv_error\":", o);
+		pkv_json_string(o, r->kv_error, strlen(r->kv_error));
+	}
+	fputs(",\"dict\":{", o);
+	for (i = 0; i < r->ndict; i++) {
+		if (i)
+			putc_unlocked(',', o);
+		span(o, r->dict[i].key);
+		putc_unlocked(':', o);
+		span(o, r->dict[i].value);
+	}
+	fputs("},\"text\":", o);
+	span(o, r->text);
+	putc_unlocked('}', o);
+}
+
+/* Re-indent compact JSON (strings are copied untouched). */
+static void pretty_copy(FILE *out, const char *s, size_t n)
+{
+	int depth = 0;
+	bool in_str = false;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		char c = s[i];
+
+		if (in_str) {
+			putc_unlocked(c, out);
+			if (c == '\\' && i + 1 < n)
+				putc_unlocked(s[++i], out);
+			else if (c == '"')
+				in_str = false;
+			continue;
+		}
+		switch (c) {
+		case '"':
+			in_str = true;
+			putc_unlocked(c, out);
+			break;
+		case '{':
+		case '[':
+			if (i + 1 < n && (s[i + 1] == '}' || s[i + 1] == ']')) {
+				putc_unlocked(c, out);
+				putc_unlocked(s[++i], out);
+				break;
+			}
+			fprintf(out, "%c\n%*s", c, 2 * ++depth, "");
+			break;
+		case '}':
+		case ']':
+			fprintf(out, "\n%*s%c", 2 * --depth, "", c);
+			break;
+		case ',':
+			fprintf(out, ",\n%*s", 2 * depth, "");
+			break;
+		case ':':
+			fputs(": ", out);
+			break;
+		default:
+			putc_unlocked(c, out);
+		}
+	}
+}
+
+/* Write one object through @fn, compact or pretty, then a newline. */
+static int emit(struct pkv_json *j, void (*fn)(FILE *, const void *), const void *arg)
+{
+	if (j->pretty) {
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *m = open_memstream(&buf, &len);
+
+		if (!m)
+			return -1;
+		fn(m, arg);
+		if (fclose(m)) {
+			free(buf);
+			return -1;
+		}
+		pretty_copy(j->out, buf, len);
+		free(buf);
+	} else {
+		fn(j->out, arg);
+	}
+	putc_unlocked('\n', j->out);
+	return ferror(j->out) ? -1 : 0;
+}
+
+static void record_fn(FILE *o, const void *arg)
+{
+	write_record(o, arg);
+}
+
+int pkv_json_record(struct pkv_json *j, const struct pkv_record *r)
+{
+	return emit(j, record_fn, r);
+}
+
+struct malformed {
+	const char *why, *raw;
+	size_t len, total;
+};
+
+static void malformed_fn(FILE *o, const void *arg)
+{
+	const struct malformed *m = arg;
+
+	fputs("{\"error\":", o);
+	pkv_json_string(o, m->why, strlen(m->why));
+	fputs(",\"raw\":", o);
+	pkv_json_string(o, m->raw, m->len);
+	fprintf(o, ",\"raw_bytes\":%zu", m->total);
+	if (m->total > m->len)
+		fputs(",\"raw_truncated\":true", o);
+	putc_unlocked('}', o);
+}
+
+int pkv_json_malformed(struct pkv_json *j, const char *why, const char *raw,
+		       size_t len, size_t total)
+{
+	struct malformed m = { why, raw, len, total };
+
+	return emit(j, malformed_fn, &m);
+}
+
+struct gap {
+	const char *reason;
+	long long lost;
+	bool have_after;
+	uint64_t after, next;
+};
+
+static void gap_fn(FILE *o, const void *arg)
+{
+	const struct gap *g = arg;
+
+	fputs("{\"gap\":true,\"reason\":", o);
+	pkv_json_string(o, g->reason, strlen(g->reason));
+	if (g->lost >= 0)
+		fprintf(o, ",\"lost\":%lld", g->lost);
+	else
+		fputs(",\"lost\":null", o);
+	if (g->have_after)
+		fprintf(o, ",\"after_seq\":%" PRIu64, g->after);
+	fprintf(o, ",\"next_seq\":%" PRIu64 "}", g->next);
+}
+
+int pkv_json_gap(struct pkv_json *j, const char *reason, long long lost,
+		 bool have_after, uint64_t after_seq, uint64_t next_seq)
+{
+	struct gap g = { reason, lost, have_after, after_seq, next_seq };
+
+	return emit(j, gap_fn, &g);
+}

@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * kmsg2json - print /dev/kmsg records, or a saved stream of them, as JSON.
+ * See kmsg2json(1).
+ */
+#include "filter.h"
+#include "pkvkmsg.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define KMSG2JSON_VERSION "0.1"
+
+enum { EXIT_MALFORMED = 1, EXIT_USAGE = 2 };
+
+static void usage(FILE *o)
+{
+	fputs("Usage: kmsg2json [OPTION]... [FILE]\n"
+	      "Print kernel log records as JSON, one object per line.\n"
+	      "\n"
+	      "Reads /dev/kmsg (every record in the buffer, then exits) or FILE, a saved\n"
+	      "stream in the format /dev/kmsg returns; '-' reads standard input.\n"
+	      "\n"
+	      "  -f, --follow            keep reading /dev/kmsg for new records\n"
+	      "  -l, --level LIST        only these levels: emerg,alert,crit,err,warn,\n"
+	      "                          notice,info,debug or 0-7; 'err+' is err and more\n"
+	      "                          severe, '+err' is err and less severe\n"
+	      "      --facility LIST     only these facilities: kern,user,daemon,... or numbers\n"
+	      "      --since-seq N       only records with sequence number N or later\n"
+	      "  -m, --match KEY=VALUE   only records whose field, dictionary entry or\n"
+	      "                          prefix KEY is VALUE; repeat: all must hold\n"
+	      "  -s, --structured-only   only records with a printk_kv field block\n"
+	      "  -p, --pretty            indent the JSON\n"
+	      "  -h, --help              show this help\n"
+	      "  -V, --version           show the version\n"
+	      "\n"
+	      "Exit status: 0 if all input was read and well-formed, 1 if a record was\n"
+	      "malformed or a read failed (it is still reported, as an \"error\" object or\n"
+	      "on stderr), 2 on a usage error or when the input cannot be opened.\n", o);
+}
+
+struct options {
+	struct filter filter;
+	bool follow, pretty;
+	const char *file;
+};
+
+static int parse_options(int argc, char **argv, struct options *o)
+{
+	static const struct option longopts[] = {
+		{ "follow", no_argument, NULL, 'f' },
+		{ "level", required_argument, NULL, 'l' },
+		{ "facility", required_argument, NULL, 'F' },
+		{ "since-seq", required_argument, NULL, 'S' },
+		{ "match", required_argument, NULL, 'm' },
+		{ "structured-only", no_argument, NULL, 's' },
+		{ "pretty", no_argument, NULL, 'p' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char why[160];
+	int c;
+
+	while ((c = getopt_long(argc, argv, "fl:m:sphV", longopts, NULL)) != -1) {
+		char *end;
+
+		switch (c) {
+		case 'f':
+			o->follow = true;
+			break;
+		case 'l':
+			if (filter_add_levels(&o->filter, optarg, why, sizeof(why)))
+				goto bad;
+			break;
+		case 'F':
+			if (filter_add_facilities(&o->filter, optarg, why, sizeof(why)))
+				goto bad;
+			break;
+		case 'S':
+			errno = 0;
+			o->filter.since_seq = strtoull(optarg, &end, 10);
+			if (errno || end == optarg || *end || optarg[0] == '-') {
+				snprintf(why, sizeof(why), "--since-seq '%s' is not a sequence number", optarg);
+				goto bad;
+			}
+			o->filter.have_since = true;
+			break;
+		case 'm':
+			if (filter_add_match(&o->filter, optarg, why, sizeof(why)))
+				goto bad;
+			break;
+		case 's':
+			o->filter.structured_only = true;
+			break;
+		case 'p':
+			o->pretty = true;
+			break;
+		case 'h':
+			usage(stdout);
+			exit(0);
+		case 'V':
+			puts("kmsg2json " KMSG2JSON_VERSION);
+			exit(0);
+		default:
+			usage(stderr);
+			return -1;
+		}
+	}
+	if (optind < argc)
+		o->file = argv[optind++];
+	if (optind < argc) {
+		snprintf(why, sizeof(why), "more than one FILE given ('%s')", argv[optind]);
+		goto bad;
+	}
+	return 0;
+bad:
+	fprintf(stderr, "kmsg2json: %s\n", why);
+	return -1;
+}
+
+/* Open the input; a character device is read as /dev/kmsg. */
+static int open_input(const struct options *o, const char **name, bool *device)
+{
+	struct stat st;
+	int fd;
+
+	*name = o->file ? o->file : "/dev/kmsg";
+	if (o->file && !strcmp(o->file, "-")) {
+		*name = "<stdin>";
+		fd = STDIN_FILENO;
+	} else {
+		fd = open(*name, O_RDONLY | O_CLOEXEC);
+		if (fd < 0) {
+			fprintf(stderr, "kmsg2json: %s: cannot open: %s\n", *name, strerror(errno));
+			return -1;
+		}
+	}
+	*device = fstat(fd, &st) == 0 && S_ISCHR(st.st_mode);
+	if (*device && !o->follow && fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) < 0) {
+		fprintf(stderr, "kmsg2json: %s: cannot set O_NONBLOCK: %s\n", *name, strerror(errno));
+		return -1;
+	}
+	if (o->follow && !*device)
+		fprintf(stderr, "kmsg2json: %s: not a device; --follow ignored\n", *name);
+	return fd;
+}
+
+int main(int argc, char **argv)
+{
+	struct options o = { 0 };
+	struct pkv_json j = { .out = stdout };
+	struct pkv_seqtrack seq = { 0 };
+	struct pkv_record *r;
+	struct pkv_input *in;
+	const char *name;
+	bool device, overrun = false;
+	int fd, status = 0;
+
+	if (parse_options(argc, argv, &o))
+		return EXIT_USAGE;
+	j.pretty = o.pretty;
+	fd = open_input(&o, &name, &device);
+	if (fd < 0)
+		return EXIT_USAGE;
+	r = malloc(sizeof(*r));
+	in = pkv_input_new(fd, name, device, o.follow);
+	if (!r || !in) {
+		fprintf(stderr, "kmsg2json: out of memory\n");
+		return EXIT_USAGE;
+	}
+	if (!o.follow)
+		setvbuf(stdout, NULL, _IOFBF, 1 << 16);
+
+	for (;;) {
+		struct pkv_chunk c;
+		uint64_t lost;
+
+		pkv_input_next(in, &c);
+		if (c.ev == PKV_EV_END)
+			break;
+		if (c.ev == PKV_EV_ERROR) {
+			fprintf(stderr, "kmsg2json: %s: read failed: %s\n", name, strerror(c.err));
+			status = EXIT_MALFORMED;
+			break;
+		}
+		if (c.ev == PKV_EV_OVERRUN) {
+			overrun = true;
+			continue;
+		}
+		if (c.ev == PKV_EV_OVERLONG) {
+			char why[80];
+
+			snprintf(why, sizeof(why), "record of %zu bytes is longer than %d",
+				 c.total, PKV_RECORD_MAX);
+			pkv_json_malformed(&j, why, c.raw, c.len, c.total);
+			status = EXIT_MALFORMED;
+			continue;
+		}
+		if (pkv_record_parse(r, c.raw, c.len)) {
+			pkv_json_malformed(&j, r->why, c.raw, c.len, c.total);
+			status = EXIT_MALFORMED;
+			continue;
+		}
+		{
+			bool had = seq.have_last;
+			uint64_t after = seq.last;
+
+			lost = pkv_seq_gap(&seq, r->seq);
+			if (lost || overrun)
+				pkv_json_gap(&j, overrun ? "overrun" : "seq", (long long)lost,
+					     had, after, r->seq);
+		}
+		overrun = false;
+		if (filter_pass(&o.filter, r) && pkv_json_record(&j, r)) {
+			fprintf(stderr, "kmsg2json: write failed: %s\n", strerror(errno));
+			return EXIT_MALFORMED;
+		}
+		if (o.follow)
+			fflush(stdout);
+	}
+	if (overrun)
+		pkv_json_gap(&j, "overrun", -1, seq.have_last, seq.last, seq.last + 1);
+	if (fflush(stdout)) {
+		fprintf(stderr, "kmsg2json: write failed: %s\n", strerror(errno));
+		status = EXIT_MALFORMED;
+	}
+	for (size_t i = 0; i < o.filter.nmatch; i++)
+		free((char *)o.filter.match[i].key);
+	pkv_input_free(in);
+	free(r);
+	if (fd != STDIN_FILENO)
+		close(fd);
+	return status;
+}

@@ -1,0 +1,292 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The printk_kv field block (docs/FORMAT.md):
+ *
+ *	text   = prefix "[kv" 1*(SP field) "]" [SP message]
+ *	prefix = the bytes before the first '[' of the text
+ *
+ * The block can only start at the first '[' and ends at the first ']' that
+ * is not inside a quoted value; the message after it is never parsed. A
+ * field counts only once the byte after it (SP or ']') has been seen, so a
+ * block that printk cut yields the fields before the cut and no invented one.
+ */
+#include "pkvkmsg.h"
+
+#include <string.h>
+
+enum { BLOCK_OK, BLOCK_CUT, BLOCK_BAD };
+
+struct cursor {
+	struct pkv_record *r;
+	const char *p, *end;
+	const char *err;
+};
+
+static bool bare_char(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '_' || c == '.' || c == ':' ||
+	       c == '/' || c == '+' || c == '-';
+}
+
+static int xdigit(unsigned char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+static char *take(struct pkv_record *r, size_t n)
+{
+	char *p;
+
+	if (n > sizeof(r->store) - r->used)
+		return NULL;
+	p = r->store + r->used;
+	r->used += n;
+	return p;
+}
+
+static int bad(struct cursor *c, const char *why)
+{
+	c->err = why;
+	return BLOCK_BAD;
+}
+
+/* "0" or -?[1-9][0-9]*: a JSON number as written. */
+static bool is_decimal(const char *p, size_t n)
+{
+	size_t i = 0;
+
+	if (n && p[0] == '-')
+		i = 1;
+	if (i == n)
+		return false;
+	if (p[i] == '0')
+		return n == 1;
+	for (; i < n; i++)
+		if (p[i] < '0' || p[i] > '9')
+			return false;
+	return true;
+}
+
+/* Type a bare value; hexadecimal becomes decimal digits. */
+static int type_bare(struct cursor *c, struct pkv_field *f)
+{
+	const char *p = f->value.p;
+	size_t n = f->value.n;
+
+	f->type = PKV_STRING;
+	if ((n == 4 && !memcmp(p, "true", 4)) || (n == 5 && !memcmp(p, "false", 5))) {
+		f->type = PKV_BOOL;
+	} else if (n == 4 && !memcmp(p, "null", 4)) {
+		f->type = PKV_NULL;
+	} else if (is_decimal(p, n)) {
+		f->type = PKV_NUMBER;
+	} else if (n > 2 && n <= 18 && p[0] == '0' && p[1] == 'x') {
+		unsigned long long v = 0;
+		size_t i;
+		char *d;
+
+		for (i = 2; i < n; i++) {
+			if (xdigit(p[i]) < 0)
+				return BLOCK_OK;	/* a bare string such as 0xzz */
+			v = v << 4 | (unsigned int)xdigit(p[i]);
+		}
+		d = take(c->r, 21);
+		if (!d)
+			return bad(c, "record too large to decode");
+		f->value.p = d;
+		f->value.n = (size_t)snprintf(d, 21, "%llu", v);
+		c->r->used -= 21 - f->value.n;
+		f->type = PKV_NUMBER;
+	}
+	return BLOCK_OK;
+}
+
+static int parse_quoted(struct cursor *c, struct pkv_field *f)
+{
+	const char *p = c->p + 1;
+	char *d = take(c->r, (size_t)(c->end - c->p));
+	size_t o = 0;
+
+	if (!d)
+		return bad(c, "record too large to decode");
+	f->type = PKV_STRING;
+	f->value.p = d;
+	for (;;) {
+		unsigned char ch;
+
+		if (p >= c->end)
+			return BLOCK_CUT;
+		ch = (unsigned char)*p;
+		if (ch == '"')
+			break;
+		if (ch < 0x20 || ch > 0x7e)
+			return bad(c, "unescaped byte in a quoted value");
+		if (ch != '\\') {
+			d[o++] = (char)ch;
+			p++;
+			continue;
+		}
+		if (p + 1 >= c->end)
+			return BLOCK_CUT;
+		switch (p[1]) {
+		case '"':
+		case '\\':
+			d[o++] = p[1];
+			p += 2;
+			break;
+		case 'n':
+			d[o++] = '\n';
+			p += 2;
+			break;
+		case 't':
+			d[o++] = '\t';
+			p += 2;
+			break;
+		case 'x':
+			if (p + 3 >= c->end)
+				return BLOCK_CUT;
+			if (xdigit(p[2]) < 0 || xdigit(p[3]) < 0)
+				return bad(c, "bad \\x escape in a quoted value");
+			d[o++] = (char)(xdigit(p[2]) << 4 | xdigit(p[3]));
+			p += 4;
+			break;
+		default:
+			return bad(c, "unknown escape in a quoted value");
+		}
+	}
+	f->value.n = o;
+	c->r->used -= (size_t)(c->end - c->p) - o;
+	p++;
+	/* The header's cut mark, then the separator. */
+	if (p < c->end && *p == '.') {
+		if (c->end - p < 3)
+			return BLOCK_CUT;
+		if (memcmp(p, "...", 3))
+			return bad(c, "stray '.' after a quoted value");
+		f->cut = true;
+		p += 3;
+	}
+	c->p = p;
+	return BLOCK_OK;
+}
+
+static int parse_field(struct cursor *c, struct pkv_field *f)
+{
+	const char *k = c->p;
+	size_t i;
+	int rc;
+
+	memset(f, 0, sizeof(*f));
+	if (k >= c->end)
+		return BLOCK_CUT;
+	if (*k < 'a' || *k > 'z')
+		return bad(c, "field key does not start with [a-z]");
+	while (c->p < c->end && ((*c->p >= 'a' && *c->p <= 'z') ||
+				 (*c->p >= '0' && *c->p <= '9') || *c->p == '_'))
+		c->p++;
+	if (c->p >= c->end)
+		return BLOCK_CUT;
+	if (*c->p != '=')
+		return bad(c, "field key is not [a-z][a-z0-9_]* followed by '='");
+	f->key.p = k;
+	f->key.n = (size_t)(c->p - k);
+	if (f->key.n > 32)
+		return bad(c, "field key longer than 32 bytes");
+	for (i = 0; i < c->r->nfields; i++)
+		if (c->r->fields[i].key.n == f->key.n &&
+		    !memcmp(c->r->fields[i].key.p, k, f->key.n))
+			return bad(c, "duplicate field key");
+	c->p++;
+	if (c->p >= c->end)
+		return BLOCK_CUT;
+	if (*c->p == '"')
+		return parse_quoted(c, f);
+	f->value.p = c->p;
+	while (c->p < c->end && bare_char((unsigned char)*c->p))
+		c->p++;
+	f->value.n = (size_t)(c->p - f->value.p);
+	if (c->p < c->end && *c->p != ' ' && *c->p != ']')
+		return bad(c, "byte not allowed in a bare value");
+	if (!f->value.n && c->p < c->end)
+		return bad(c, "empty value");
+	rc = type_bare(c, f);
+	return rc;
+}
+
+static int parse_fields(struct cursor *c)
+{
+	struct pkv_record *r = c->r;
+
+	for (;;) {
+		int rc;
+
+		if (c->p >= c->end)
+			return BLOCK_CUT;
+		if (*c->p == ']') {
+			if (!r->nfields)
+				return bad(c, "empty field block");
+			c->p++;
+			return BLOCK_OK;
+		}
+		if (*c->p != ' ')
+			return bad(c, "fields are not separated by one space");
+		c->p++;
+		if (r->nfields == PKV_MAX_FIELDS)
+			return bad(c, "more fields than the reader takes");
+		rc = parse_field(c, &r->fields[r->nfields]);
+		if (rc != BLOCK_OK)
+			return rc;
+		/* Complete only when what follows is seen. */
+		if (c->p >= c->end)
+			return BLOCK_CUT;
+		r->nfields++;
+	}
+}
+
+void pkv_block_parse(struct pkv_record *r)
+{
+	const char *t = r->text.p, *open;
+	size_t n = r->text.n, used = r->used;
+	struct cursor c = { .r = r };
+	int rc;
+
+	r->structured = r->truncated = false;
+	r->kv_error = NULL;
+	r->nfields = 0;
+	r->prefix.p = t;
+	r->prefix.n = 0;
+	r->msg = r->text;
+	open = n ? memchr(t, '[', n) : NULL;
+	if (!open || (size_t)(t + n - open) < 4 || memcmp(open, "[kv ", 4))
+		return;
+	c.p = open + 3;
+	c.end = t + n;
+	rc = parse_fields(&c);
+	if (rc == BLOCK_OK && c.p < c.end && *c.p != ' ') {
+		c.err = "no space after the field block";
+		rc = BLOCK_BAD;
+	}
+	if (rc == BLOCK_BAD) {
+		r->kv_error = c.err;
+		r->nfields = 0;
+		r->used = used;
+		return;
+	}
+	r->structured = true;
+	r->prefix.n = (size_t)(open - t);
+	if (rc == BLOCK_CUT) {
+		r->truncated = true;
+		r->msg.p = t + n;
+		r->msg.n = 0;
+		return;
+	}
+	if (c.p < c.end)
+		c.p++;
+	r->msg.p = c.p;
+	r->msg.n = (size_t)(c.end - c.p);
+}

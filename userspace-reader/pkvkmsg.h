@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * pkvkmsg - parse /dev/kmsg records and printk_kv field blocks.
+ *
+ * Three layers, each usable alone:
+ *   input   pkv_input_*: raw records from /dev/kmsg (one read() each) or from
+ *           a saved stream in the same format, with gaps and read errors
+ *   record  pkv_record_parse(): header, text and dictionary of one record,
+ *           then the field block of its text (docs/FORMAT.md)
+ *   json    pkv_json_*: one JSON object per record, always valid UTF-8
+ *
+ * No global state: every function works on the objects it is given. Errors
+ * are returned, with a reason the caller can print.
+ */
+#ifndef PKVKMSG_H
+#define PKVKMSG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* The longest record /dev/kmsg returns (CONSOLE_EXT_LOG_MAX). */
+#define PKV_RECORD_MAX	8192
+#define PKV_MAX_FIELDS	64
+#define PKV_MAX_DICT	32
+
+/* A run of bytes inside a record's storage; not NUL-terminated. */
+struct pkv_span {
+	const char *p;
+	size_t n;
+};
+
+enum pkv_type {
+	PKV_STRING,
+	PKV_NUMBER,	/* value holds decimal digits, maybe a leading '-' */
+	PKV_BOOL,	/* value is "true" or "false" */
+	PKV_NULL,
+};
+
+struct pkv_field {
+	struct pkv_span key;
+	struct pkv_span value;	/* decoded */
+	enum pkv_type type;
+	bool cut;		/* the header shortened this string ("...") */
+};
+
+struct pkv_dict_entry {
+	struct pkv_span key;
+	struct pkv_span value;	/* decoded */
+};
+
+struct pkv_record {
+	uint64_t seq;
+	uint64_t ts_usec;
+	unsigned int facility;
+	unsigned int level;
+	bool cont;
+	struct pkv_span caller;		/* "T123", "C1"; n == 0 when absent */
+	struct pkv_span text;		/* decoded record text */
+	struct pkv_dict_entry dict[PKV_MAX_DICT];
+	size_t ndict;
+
+	/* The field block (docs/FORMAT.md). */
+	bool structured;		/* text carries a valid block */
+	bool truncated;			/* the block was cut by printk */
+	const char *kv_error;		/* why a "[kv " block was rejected */
+	struct pkv_span prefix;
+	struct pkv_span msg;		/* the human message; all text if unstructured */
+	struct pkv_field fields[PKV_MAX_FIELDS];
+	size_t nfields;
+
+	/* Decoded bytes live here; spans above point into it. */
+	char store[3 * PKV_RECORD_MAX];
+	size_t used;
+	char why[128];			/* reason for a parse failure */
+};
+
+/*
+ * Parse one raw record: "prio,seq,ts,flags[,k=v...];text\n" and its
+ * " KEY=value\n" dictionary lines, as read() from /dev/kmsg returns it (the
+ * final newline may be missing, a CR before each newline is tolerated).
+ * Then parse the field block of the text. Returns 0, or -1 with r->why set;
+ * a bad field block is not a failure: r->kv_error says why it was rejected.
+ */
+int pkv_record_parse(struct pkv_record *r, const char *raw, size_t len);
+
+/* Parse the field block of @r->text into r->fields (done by pkv_record_parse). */
+void pkv_block_parse(struct pkv_record *r);
+
+/* Look up a field or a dictionary entry; NULL when absent. */
+const struct pkv_field *pkv_field_get(const struct pkv_record *r, const char *key);
+const struct pkv_dict_entry *pkv_dict_get(const struct pkv_record *r, const char *key);
+
+/*
+ * Decode /dev/kmsg's \xNN escapes from @src into @dst (room for @n bytes).
+ * Returns the decoded length, or -1 with *bad set to the offset of an
+ * escape the kernel never writes.
+ */
+long pkv_unescape_kmsg(char *dst, const char *src, size_t n, size_t *bad);
+
+/* Input ----------------------------------------------------------------- */
+
+enum pkv_event {
+	PKV_EV_RECORD,		/* ev->raw holds one record */
+	PKV_EV_OVERLONG,	/* a record longer than PKV_RECORD_MAX; ev->raw is its start */
+	PKV_EV_OVERRUN,		/* EPIPE: records were overwritten before they were read */
+	PKV_EV_ERROR,		/* a read failed: ev->err is the errno */
+	PKV_EV_END,		/* end of input, or nothing more to read without --follow */
+};
+
+struct pkv_chunk {
+	enum pkv_event ev;
+	const char *raw;
+	size_t len;
+	size_t total;		/* PKV_EV_OVERLONG: the record's whole length */
+	int err;
+};
+
+struct pkv_input;
+
+/*
+ * Read records from @fd. @device: the fd is /dev/kmsg (one record per read;
+ * without @follow, stop at EAGAIN); otherwise a stream of records. @name is
+ * used in messages. Returns NULL with errno set on allocation failure.
+ */
+struct pkv_input *pkv_input_new(int fd, const char *name, bool device, bool follow);
+void pkv_input_free(struct pkv_input *in);
+/* Fill @c with the next event; the bytes stay valid until the next call. */
+void pkv_input_next(struct pkv_input *in, struct pkv_chunk *c);
+
+/* Gaps: seq numbers that should have come but did not. */
+struct pkv_seqtrack {
+	bool have_last;
+	uint64_t last;
+};
+
+/* Records lost before @seq (0 for none); updates the tracker. */
+uint64_t pkv_seq_gap(struct pkv_seqtrack *t, uint64_t seq);
+
+/* JSON ----------------------------------------------------------------- */
+
+struct pkv_json {
+	FILE *out;
+	bool pretty;
+};
+
+/* One record object, one line (or indented with pretty). */
+int pkv_json_record(struct pkv_json *j, const struct pkv_record *r);
+/* A malformed record: its reason and its bytes, escaped. */
+int pkv_json_malformed(struct pkv_json *j, const char *why, const char *raw,
+		       size_t len, size_t total);
+/* Records lost: @lost of them after @after_seq (or unknown: -1). */
+int pkv_json_gap(struct pkv_json *j, const char *reason, long long lost,
+		 bool have_after, uint64_t after_seq, uint64_t next_seq);
+
+/* Write @p as a JSON string; invalid UTF-8 is written as an array of bytes. */
+void pkv_json_string(FILE *out, const char *p, size_t n);
+
+#endif /* PKVKMSG_H */

@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * One /dev/kmsg record: "prio,seq,ts_usec,flags[,key=value...];text\n" and
+ * its dictionary lines " KEY=value\n" (Documentation/ABI/testing/dev-kmsg).
+ * The kernel writes bytes < 0x20, >= 0x7f and '\' of text and values as
+ * \xNN; nothing else is escaped, so every other backslash is an error.
+ */
+#include "pkvkmsg.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <string.h>
+
+static int fail(struct pkv_record *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int fail(struct pkv_record *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(r->why, sizeof(r->why), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static int hexval(unsigned char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+long pkv_unescape_kmsg(char *dst, const char *src, size_t n, size_t *bad)
+{
+	size_t i, o = 0;
+
+	for (i = 0; i < n; i++) {
+		int hi, lo;
+
+		if (src[i] != '\\') {
+			dst[o++] = src[i];
+			continue;
+		}
+		if (n - i < 4) {
+			*bad = i;
+			return -1;
+		}
+		hi = hexval(src[i + 2]);
+		lo = hexval(src[i + 3]);
+		if (src[i + 1] != 'x' || hi < 0 || lo < 0) {
+			*bad = i;
+			return -1;
+		}
+		dst[o++] = (char)(hi << 4 | lo);
+		i += 3;
+	}
+	return (long)o;
+}
+
+/* Parse a decimal u64 from [p, end); returns the end of the digits or NULL. */
+static const char *parse_u64(const char *p, const char *end, uint64_t *v)
+{
+	uint64_t x = 0;
+	const char *s = p;
+
+	while (p < end && *p >= '0' && *p <= '9') {
+		unsigned int d = *p - '0';
+
+		if (x > (UINT64_MAX - d) / 10)
+			return NULL;
+		x = x * 10 + d;
+		p++;
+	}
+	if (p == s)
+		return NULL;
+	*v = x;
+	return p;
+}
+
+static char *store(struct pkv_record *r, size_t n)
+{
+	char *p;
+
+	if (n > sizeof(r->store) - r->used)
+		return NULL;
+	p = r->store + r->used;
+	r->used += n;
+	return p;
+}
+
+/* Decode [p, p + n) into the record's storage. */
+static int decode(struct pkv_record *r, const char *p, size_t n,
+		  struct pkv_span *out, const char *what, size_t base)
+{
+	char *dst = store(r, n);
+	size_t bad;
+	long len;
+
+	if (!dst)
+		return fail(r, "record too large to decode");
+	len = pkv_unescape_kmsg(dst, p, n, &bad);
+	if (len < 0)
+		return fail(r, "invalid escape in %s at byte %zu", what, base + bad);
+	r->used -= n - (size_t)len;
+	out->p = dst;
+	out->n = (size_t)len;
+	return 0;
+}
+
+static int parse_header(struct pkv_record *r, const char *p, const char *end)
+{
+	uint64_t prio;
+	const char *q;
+
+	q = parse_u64(p, end, &prio);
+	if (!q || q == end || *q != ',' || prio > 1023)
+		return fail(r, "bad priority field");
+	r->facility = (unsigned int)(prio >> 3);
+	r->level = (unsigned int)(prio & 7);
+	q = parse_u64(q + 1, end, &r->seq);
+	if (!q || q == end || *q != ',')
+		return fail(r, "bad sequence number");
+	q = parse_u64(q + 1, end, &r->ts_usec);
+	if (!q || q == end || *q != ',')
+		return fail(r, "bad timestamp");
+	p = q + 1;
+	q = memchr(p, ',', (size_t)(end - p));
+	if (!q)
+		q = end;
+	if (q == p)
+		return fail(r, "empty flags field");
+	r->cont = memchr(p, 'c', (size_t)(q - p)) != NULL;
+	/* Later fields are key=value; unknown ones are ignored, as the ABI asks. */
+	while (q < end) {
+		const char *f = q + 1, *fe = memchr(f, ',', (size_t)(end - f));
+
+		if (!fe)
+			fe = end;
+		if (fe - f > 7 && !memcmp(f, "caller=", 7)) {
+			r->caller.p = f + 7;
+			r->caller.n = (size_t)(fe - f - 7);
+		}
+		q = fe;
+	}
+	return 0;
+}
+
+int pkv_record_parse(struct pkv_record *r, const char *raw, size_t len)
+{
+	const char *end = raw + len, *semi, *nl, *line;
+	const char *nul;
+
+	r->used = 0;
+	r->ndict = 0;
+	r->nfields = 0;
+	r->caller.n = 0;
+	r->caller.p = NULL;
+	r->structured = r->truncated = false;
+	r->kv_error = NULL;
+	r->why[0] = '\0';
+
+	if (len > PKV_RECORD_MAX)
+		return fail(r, "record of %zu bytes is longer than %d", len, PKV_RECORD_MAX);
+	nul = memchr(raw, '\0', len);
+	if (nul)
+		return fail(r, "NUL byte at offset %zu", (size_t)(nul - raw));
+	if (len && end[-1] == '\n')
+		end--;
+	semi = memchr(raw, ';', (size_t)(end - raw));
+	nl = memchr(raw, '\n', (size_t)(end - raw));
+	if (!semi || (nl && nl < semi))
+		return fail(r, "no ';' ends the record header");
+	if (parse_header(r, raw, semi))
+		return -1;
+	line = semi + 1;
+	if (!nl)
+		nl = end;
+	{
+		const char *te = nl;
+
+		if (te > line && te[-1] == '\r')
+			te--;
+		if (decode(r, line, (size_t)(te - line), &r->text, "text",
+			   (size_t)(line - raw)))
+			return -1;
+	}
+	/* Dictionary lines: " KEY=value", one per line. */
+	while (nl < end) {
+		const char *ls = nl + 1, *le, *eq;
+		struct pkv_dict_entry *d;
+
+		le = memchr(ls, '\n', (size_t)(end - ls));
+		if (!le)
+			le = end;
+		nl = le;
+		if (le > ls && le[-1] == '\r')
+			le--;
+		if (ls == le)
+			continue;
+		if (*ls != ' ')
+			return fail(r, "line at byte %zu is neither the record text nor a dictionary line",
+				    (size_t)(ls - raw));
+		eq = memchr(ls, '=', (size_t)(le - ls));
+		if (!eq || eq == ls + 1)
+			return fail(r, "dictionary line at byte %zu has no KEY=", (size_t)(ls - raw));
+		if (r->ndict == PKV_MAX_DICT)
+			return fail(r, "more than %d dictionary lines", PKV_MAX_DICT);
+		d = &r->dict[r->ndict++];
+		if (decode(r, ls + 1, (size_t)(eq - ls - 1), &d->key, "dictionary key",
+			   (size_t)(ls + 1 - raw)) ||
+		    decode(r, eq + 1, (size_t)(le - eq - 1), &d->value, "dictionary value",
+			   (size_t)(eq + 1 - raw)))
+			return -1;
+	}
+	pkv_block_parse(r);
+	return 0;
+}
+
+static bool span_is(struct pkv_span s, const char *str)
+{
+	size_t n = strlen(str);
+
+	return s.n == n && !memcmp(s.p, str, n);
+}
+
+const struct pkv_field *pkv_field_get(const struct pkv_record *r, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < r->nfields; i++)
+		if (span_is(r->fields[i].key, key))
+			return &r->fields[i];
+	return NULL;
+}
+
+const struct pkv_dict_entry *pkv_dict_get(const struct pkv_record *r, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < r->ndict; i++)
+		if (span_is(r->dict[i].key, key))
+			return &r->dict[i];
+	return NULL;
+}
+
+uint64_t pkv_seq_gap(struct pkv_seqtrack *t, uint64_t seq)
+{
+	uint64_t lost = 0;
+
+	if (t->have_last && seq > t->last + 1)
+		lost = seq - t->last - 1;
+	if (!t->have_last || seq > t->last) {
+		t->last = seq;
+		t->have_last = true;
+	}
+	return lost;
+}
