@@ -5,6 +5,8 @@
 #   kernel.sh apply     check out branch "pkv" = pristine + kernel-patches/ (git am)
 #   kernel.sh build     configure (tinyconfig + qemu-images/kernel.config) and build
 #   kernel.sh all       the three above
+#   kernel.sh pristine  a worktree of the pristine tree, configured alike and
+#                       prepared for out-of-tree modules (modules_prepare)
 #   kernel.sh vars      print the paths other scripts use
 #
 # Incremental: the tree is re-patched only when kernel-patches/ changes, and files
@@ -15,6 +17,8 @@ set -u
 TARBALL=${PKV_KERNEL_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 SRC_DIR=$PKV_CACHE/linux-src
 OUT_DIR=$PKV_CACHE/linux-build
+PRISTINE_DIR=$PKV_CACHE/linux-pristine
+PRISTINE_OUT=$PKV_CACHE/linux-pristine-build
 MOD_DIR=$PKV_CACHE/linux-modules
 PATCH_DIR=${PKV_PATCH_DIR:-$PKV_TOP/kernel-patches}
 FRAGMENT=$PKV_TOP/qemu-images/kernel.config
@@ -99,24 +103,41 @@ kernel_apply() {
 	pkv_say "applied $n patch(es) from kernel-patches/ on $(kernel_version)"
 }
 
+# kernel_config [SRC OUT]: tinyconfig + the fragment, redone when the fragment changes.
 kernel_config() {
-	local key
+	local src=${1:-$SRC_DIR} out=${2:-$OUT_DIR} key
 	key=$(pkv_hash "$FRAGMENT")
-	[ -f "$OUT_DIR/.config" ] && [ "$(cat "$OUT_DIR/.pkv-config" 2>/dev/null)" = "$key" ] &&
+	[ -f "$out/.config" ] && [ "$(cat "$out/.pkv-config" 2>/dev/null)" = "$key" ] &&
 		return 0
-	mkdir -p "$OUT_DIR"
-	make -s -C "$SRC_DIR" O="$OUT_DIR" tinyconfig >/dev/null ||
+	mkdir -p "$out"
+	make -s -C "$src" O="$out" tinyconfig >/dev/null ||
 		pkv_die "make tinyconfig failed"
-	(cd "$OUT_DIR" && "$SRC_DIR/scripts/kconfig/merge_config.sh" -m -O "$OUT_DIR" \
-		"$OUT_DIR/.config" "$FRAGMENT" >/dev/null) || pkv_die "merge_config.sh failed on $FRAGMENT"
-	make -s -C "$SRC_DIR" O="$OUT_DIR" olddefconfig >/dev/null || pkv_die "make olddefconfig failed"
+	(cd "$out" && "$src/scripts/kconfig/merge_config.sh" -m -O "$out" \
+		"$out/.config" "$FRAGMENT" >/dev/null) || pkv_die "merge_config.sh failed on $FRAGMENT"
+	make -s -C "$src" O="$out" olddefconfig >/dev/null || pkv_die "make olddefconfig failed"
+	[ "$src" = "$SRC_DIR" ] || { echo "$key" >"$out/.pkv-config"; return 0; }
 	# Report fragment options the tree did not take (typos, unmet dependencies).
 	local opt lost=()
 	while read -r opt; do
 		grep -qx "$opt" "$OUT_DIR/.config" || lost+=("$opt")
 	done < <(grep -E '^CONFIG_[A-Z0-9_]+=' "$FRAGMENT")
 	[ ${#lost[@]} -eq 0 ] || pkv_say "warning: $FRAGMENT: not set in .config: ${lost[*]}"
-	echo "$key" >"$OUT_DIR/.pkv-config"
+	echo "$key" >"$out/.pkv-config"
+}
+
+kernel_pristine() {
+	if [ ! -f "$PRISTINE_DIR/Makefile" ]; then
+		rm -rf "$PRISTINE_DIR" "$PRISTINE_OUT"
+		git_k worktree prune
+		git_k worktree add -q --detach "$PRISTINE_DIR" pristine ||
+			pkv_die "git worktree add $PRISTINE_DIR failed"
+	fi
+	kernel_config "$PRISTINE_DIR" "$PRISTINE_OUT"
+	[ -f "$PRISTINE_OUT/.pkv-prepared" ] && return 0
+	make -s -C "$PRISTINE_DIR" O="$PRISTINE_OUT" LOCALVERSION= -j"$PKV_JOBS" modules_prepare \
+		>"$PKV_CACHE/pristine-prepare.log" 2>&1 ||
+		pkv_die "modules_prepare of the pristine tree failed (log: $PKV_CACHE/pristine-prepare.log)"
+	touch "$PRISTINE_OUT/.pkv-prepared"
 }
 
 kernel_build() {
@@ -143,8 +164,9 @@ kernel_build() {
 }
 
 kernel_vars() {
-	printf 'SRC_DIR=%s\nOUT_DIR=%s\nMOD_DIR=%s\nBZIMAGE=%s\n' \
-		"$SRC_DIR" "$OUT_DIR" "$MOD_DIR" "$OUT_DIR/arch/x86/boot/bzImage"
+	printf 'SRC_DIR=%s\nOUT_DIR=%s\nMOD_DIR=%s\nBZIMAGE=%s\nPRISTINE_DIR=%s\nPRISTINE_OUT=%s\n' \
+		"$SRC_DIR" "$OUT_DIR" "$MOD_DIR" "$OUT_DIR/arch/x86/boot/bzImage" \
+		"$PRISTINE_DIR" "$PRISTINE_OUT"
 }
 
 mkdir -p "$PKV_CACHE"
@@ -152,6 +174,7 @@ case "${1:-all}" in
 source) kernel_source ;;
 apply) kernel_source && kernel_apply ;;
 build) kernel_build ;;
+pristine) kernel_source && kernel_pristine ;;
 version) kernel_version ;;
 vars) kernel_vars ;;
 all) kernel_source && kernel_apply && kernel_build ;;

@@ -49,10 +49,11 @@ PKV_HOST_PACKAGES=(
 
 # Install whatever is missing, once; idempotent.
 pkv_ensure_packages() {
-	local missing=() p
+	local missing=() p have
+	have=$(dpkg-query -W -f='${Package} ${Status}\n' "${PKV_HOST_PACKAGES[@]}" 2>/dev/null |
+		awk '$NF == "installed" { print $1 }')
 	for p in "${PKV_HOST_PACKAGES[@]}"; do
-		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
-			missing+=("$p")
+		grep -qx "$p" <<<"$have" || missing+=("$p")
 	done
 	[ ${#missing[@]} -eq 0 ] && return 0
 	if [ "$(id -u)" -ne 0 ]; then

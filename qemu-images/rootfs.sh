@@ -48,7 +48,8 @@ rootfs_image() {
 	local key
 	key=$( {
 		cat "$BASE_DIR/.pkv-base"
-		find "$MOD_DIR" "$GUEST_DIR" -type f -printf '%P %s %T@\n' | sort
+		(cd "$MOD_DIR" && find . -type f -print0 | sort -z | xargs -0 sha256sum)
+		(cd "$GUEST_DIR" && find . -type f -print0 | sort -z | xargs -0 sha256sum)
 		reader_files | xargs -r sha256sum
 	} | sha256sum | cut -c1-16)
 	[ -f "$IMAGE" ] && [ "$(cat "$IMAGE.key" 2>/dev/null)" = "$key" ] && return 0

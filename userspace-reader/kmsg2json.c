@@ -181,6 +181,7 @@ int main(int argc, char **argv)
 	for (;;) {
 		struct pkv_chunk c;
 		uint64_t lost;
+		bool bad;
 
 		pkv_input_next(in, &c);
 		if (c.ev == PKV_EV_END)
@@ -194,21 +195,13 @@ int main(int argc, char **argv)
 			overrun = true;
 			continue;
 		}
-		if (c.ev == PKV_EV_OVERLONG) {
-			char why[80];
-
-			snprintf(why, sizeof(why), "record of %zu bytes is longer than %d",
+		/* Of an over-long record only the head is kept: its header still counts. */
+		bad = pkv_record_parse(r, c.raw, c.len) != 0 || c.ev == PKV_EV_OVERLONG;
+		if (c.ev == PKV_EV_OVERLONG)
+			snprintf(r->why, sizeof(r->why), "record of %zu bytes is longer than %d",
 				 c.total, PKV_RECORD_MAX);
-			pkv_json_malformed(&j, why, c.raw, c.len, c.total);
-			status = EXIT_MALFORMED;
-			continue;
-		}
-		if (pkv_record_parse(r, c.raw, c.len)) {
-			pkv_json_malformed(&j, r->why, c.raw, c.len, c.total);
-			status = EXIT_MALFORMED;
-			continue;
-		}
-		{
+		/* A malformed record whose header parsed still accounts for its seq. */
+		if (r->have_seq) {
 			bool had = seq.have_last;
 			uint64_t after = seq.last;
 
@@ -216,8 +209,13 @@ int main(int argc, char **argv)
 			if (lost || overrun)
 				pkv_json_gap(&j, overrun ? "overrun" : "seq", (long long)lost,
 					     had, after, r->seq);
+			overrun = false;
 		}
-		overrun = false;
+		if (bad) {
+			pkv_json_malformed(&j, r->why, c.raw, c.len, c.total);
+			status = EXIT_MALFORMED;
+			continue;
+		}
 		if (filter_pass(&o.filter, r) && pkv_json_record(&j, r)) {
 			fprintf(stderr, "kmsg2json: write failed: %s\n", strerror(errno));
 			return EXIT_MALFORMED;

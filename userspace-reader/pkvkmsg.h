@@ -51,6 +51,7 @@ struct pkv_dict_entry {
 };
 
 struct pkv_record {
+	bool have_seq;			/* the header parsed, even if the rest did not */
 	uint64_t seq;
 	uint64_t ts_usec;
 	unsigned int facility;

@@ -156,6 +156,7 @@ int pkv_record_parse(struct pkv_record *r, const char *raw, size_t len)
 	const char *end = raw + len, *semi, *nl, *line;
 	const char *nul;
 
+	r->have_seq = false;
 	r->used = 0;
 	r->ndict = 0;
 	r->nfields = 0;
@@ -167,9 +168,6 @@ int pkv_record_parse(struct pkv_record *r, const char *raw, size_t len)
 
 	if (len > PKV_RECORD_MAX)
 		return fail(r, "record of %zu bytes is longer than %d", len, PKV_RECORD_MAX);
-	nul = memchr(raw, '\0', len);
-	if (nul)
-		return fail(r, "NUL byte at offset %zu", (size_t)(nul - raw));
 	if (len && end[-1] == '\n')
 		end--;
 	semi = memchr(raw, ';', (size_t)(end - raw));
@@ -178,6 +176,11 @@ int pkv_record_parse(struct pkv_record *r, const char *raw, size_t len)
 		return fail(r, "no ';' ends the record header");
 	if (parse_header(r, raw, semi))
 		return -1;
+	r->have_seq = true;
+	/* The kernel writes NUL as \x00; a raw one means the stream is damaged. */
+	nul = memchr(raw, '\0', len);
+	if (nul)
+		return fail(r, "NUL byte at offset %zu", (size_t)(nul - raw));
 	line = semi + 1;
 	if (!nl)
 		nl = end;

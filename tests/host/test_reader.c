@@ -1,1 +1,509 @@
-int main(void){return 0;}
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/* Unit tests of libpkvkmsg and the kmsg2json filters. */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "pkvkmsg.h"
+#include "../../userspace-reader/filter.h"
+
+static struct pkv_record rec;
+
+static struct pkv_record *parse(const char *raw)
+{
+	int rc = pkv_record_parse(&rec, raw, strlen(raw));
+
+	if (rc)
+		fail_msg("parse of '%s' failed: %s", raw, rec.why);
+	return &rec;
+}
+
+/* A record whose text is @text, escaped as devkmsg_read() escapes it. */
+static struct pkv_record *parse_text(const char *text)
+{
+	static char raw[PKV_RECORD_MAX];
+	size_t o = (size_t)snprintf(raw, sizeof(raw), "6,1,2,-;");
+
+	for (; *text; text++) {
+		unsigned char c = (unsigned char)*text;
+
+		if (c < ' ' || c >= 127 || c == '\\')
+			o += (size_t)snprintf(raw + o, sizeof(raw) - o, "\\x%02x", c);
+		else
+			raw[o++] = (char)c;
+	}
+	raw[o] = '\0';
+	return parse(raw);
+}
+
+static void parse_fails(const char *raw, size_t len, const char *why)
+{
+	if (pkv_record_parse(&rec, raw, len) == 0)
+		fail_msg("'%s' parsed, expected failure '%s'", raw, why);
+	if (!strstr(rec.why, why))
+		fail_msg("'%s': reason '%s' does not contain '%s'", raw, rec.why, why);
+}
+
+static void span_is(struct pkv_span s, const char *want)
+{
+	if (s.n != strlen(want) || memcmp(s.p, want, s.n))
+		fail_msg("got '%.*s', want '%s'", (int)s.n, s.p, want);
+}
+
+static void test_header(void **state)
+{
+	struct pkv_record *r;
+
+	(void)state;
+	r = parse("30,18446744073709551615,123456,c,caller=T42,future=x;hello\n");
+	assert_int_equal(r->facility, 3);
+	assert_int_equal(r->level, 6);
+	assert_true(r->seq == UINT64_MAX);
+	assert_int_equal(r->ts_usec, 123456);
+	assert_true(r->cont);
+	span_is(r->caller, "T42");
+	span_is(r->text, "hello");
+	assert_false(r->structured);
+	span_is(r->msg, "hello");
+
+	r = parse("6,1,2,-;no newline at end");
+	assert_false(r->cont);
+	assert_int_equal(r->caller.n, 0);
+	span_is(r->text, "no newline at end");
+	r = parse("6,1,2,-;");
+	assert_int_equal(r->text.n, 0);
+}
+
+static void test_header_errors(void **state)
+{
+	(void)state;
+	parse_fails("6,1,2,-", 7, "no ';'");
+	parse_fails("x,1,2,-;t\n", 10, "priority");
+	parse_fails("1024,1,2,-;t\n", 13, "priority");
+	parse_fails("6,,2,-;t\n", 9, "sequence");
+	parse_fails("6,18446744073709551616,2,-;t\n", 29, "sequence");
+	parse_fails("6,1,x,-;t\n", 10, "timestamp");
+	parse_fails("6,1,2,;t\n", 9, "flags");
+	parse_fails("6,1,2,-;a\0b\n", 12, "NUL byte at offset 9");
+	parse_fails("6,1\n,2,-;t\n", 11, "no ';'");
+	{
+		static char big[PKV_RECORD_MAX + 2];
+
+		memset(big, 'a', sizeof(big));
+		memcpy(big, "6,1,2,-;", 8);
+		parse_fails(big, sizeof(big), "longer than");
+	}
+}
+
+static void test_unescape(void **state)
+{
+	struct pkv_record *r;
+
+	(void)state;
+	r = parse("6,1,2,-;a\\x5cb\\x0a\\x00\\xFF\n");
+	assert_int_equal(r->text.n, 6);
+	assert_memory_equal(r->text.p, "a\\b\n\0\xff", 6);
+	parse_fails("6,1,2,-;a\\qb\n", 13, "invalid escape in text at byte 9");
+	parse_fails("6,1,2,-;a\\x4\n", 13, "invalid escape");
+	parse_fails("6,1,2,-;a\\x4g\n", 14, "invalid escape");
+	parse_fails("6,1,2,-;a\\", 10, "invalid escape");
+}
+
+static void test_dict(void **state)
+{
+	struct pkv_record *r;
+
+	(void)state;
+	r = parse("6,1,2,-;t\r\n SUBSYSTEM=net\r\n DEVICE=n2\n X=a\\x3db=c\n");
+	span_is(r->text, "t");
+	assert_int_equal(r->ndict, 3);
+	span_is(pkv_dict_get(r, "SUBSYSTEM")->value, "net");
+	span_is(pkv_dict_get(r, "DEVICE")->value, "n2");
+	span_is(pkv_dict_get(r, "X")->value, "a=b=c");
+	assert_null(pkv_dict_get(r, "Y"));
+	parse_fails("6,1,2,-;t\nX=1\n", 14, "neither");
+	parse_fails("6,1,2,-;t\n X1\n", 14, "no KEY=");
+	parse_fails("6,1,2,-;t\n =1\n", 14, "no KEY=");
+	parse_fails("6,1,2,-;t\n X=\\q\n", 16, "invalid escape in dictionary value");
+}
+
+static void test_block(void **state)
+{
+	struct pkv_record *r;
+	const struct pkv_field *f;
+
+	(void)state;
+	r = parse_text("l2tp: [kv mod=l2tp_core src=l2tp_core.c:12 t=4 s=\"a b\\\"]\" "
+		       "x=\"\\x01\\t\\n\\\\\"...] bad cookie [kv forged=1]");
+	assert_true(r->structured);
+	assert_false(r->truncated);
+	assert_null(r->kv_error);
+	span_is(r->prefix, "l2tp: ");
+	span_is(r->msg, "bad cookie [kv forged=1]");
+	assert_int_equal(r->nfields, 5);
+	span_is(pkv_field_get(r, "src")->value, "l2tp_core.c:12");
+	f = pkv_field_get(r, "s");
+	span_is(f->value, "a b\"]");
+	assert_false(f->cut);
+	f = pkv_field_get(r, "x");
+	span_is(f->value, "\x01\t\n\\");
+	assert_true(f->cut);
+	assert_null(pkv_field_get(r, "forged"));
+
+	/* Empty message, no prefix. */
+	r = parse("6,1,2,-;[kv a=1]\n");
+	assert_true(r->structured);
+	assert_int_equal(r->prefix.n, 0);
+	assert_int_equal(r->msg.n, 0);
+
+	/* Not a block: first '[' is something else, or no "[kv ". */
+	r = parse("6,1,2,-;x [drm] [kv a=1] y\n");
+	assert_false(r->structured);
+	assert_null(r->kv_error);
+	span_is(r->msg, "x [drm] [kv a=1] y");
+	r = parse("6,1,2,-;[kva=1]\n");
+	assert_false(r->structured);
+}
+
+static void test_block_malformed(void **state)
+{
+	static const struct {
+		const char *text, *why;
+	} cases[] = {
+		{ "[kv ]", "key does not start" },
+		{ "[kv a=1  b=2]", "key does not start" },
+		{ "[kv a=1,b=2]", "bare value" },
+		{ "[kv A=1]", "key does not start" },
+		{ "[kv a-b=1]", "followed by '='" },
+		{ "[kv a=]", "empty value" },
+		{ "[kv a=1 a=2]", "duplicate" },
+		{ "[kv a=\"x\\q\"]", "unknown escape" },
+		{ "[kv a=\"x\\xg0\"]", "bad \\x escape" },
+		{ "[kv a=\"x\ty\"]", "unescaped byte" },
+		{ "[kv a=\"x\"..]", "stray '.'" },
+		{ "[kv a=\"x\"b]", "separated" },
+		{ "[kv a=1]x", "no space after" },
+		{ "[kv a_very_long_key_of_33_bytes_xyzwv=1]", "longer than 32" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char raw[128];
+		struct pkv_record *r;
+
+		snprintf(raw, sizeof(raw), "p: %s", cases[i].text);
+		r = parse_text(raw);
+		if (r->structured || !r->kv_error || !strstr(r->kv_error, cases[i].why))
+			fail_msg("'%s': structured=%d kv_error='%s', want '%s'", cases[i].text,
+				 r->structured, r->kv_error ? r->kv_error : "", cases[i].why);
+		assert_int_equal(r->nfields, 0);
+		/* A rejected block is message text, whole. */
+		snprintf(raw, sizeof(raw), "p: %s", cases[i].text);
+		span_is(r->msg, raw);
+	}
+}
+
+static void test_block_cut(void **state)
+{
+	static const char *const cases[] = {
+		"p: [kv a=1 b=2", "p: [kv a=1 b=", "p: [kv a=1 b", "p: [kv a=1 ",
+		"p: [kv a=1 b=\"xy", "p: [kv a=1 b=\"xy\\", "p: [kv a=1 b=\"xy\\x4",
+		"p: [kv a=1 b=\"xy\"", "p: [kv a=1 b=\"xy\".", "p: [kv a=1 b=\"xy\"..",
+		"p: [kv a=1 b=\"xy\"...",
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct pkv_record *r = parse_text(cases[i]);
+
+		if (!r->structured || !r->truncated || r->nfields != 1)
+			fail_msg("'%s': structured=%d truncated=%d nfields=%zu", cases[i],
+				 r->structured, r->truncated, r->nfields);
+		span_is(r->fields[0].value, "1");
+		assert_int_equal(r->msg.n, 0);
+	}
+}
+
+static void test_typing(void **state)
+{
+	static const struct {
+		const char *v;
+		enum pkv_type t;
+		const char *decoded;
+	} cases[] = {
+		{ "0", PKV_NUMBER, "0" }, { "-1", PKV_NUMBER, "-1" },
+		{ "18446744073709551615", PKV_NUMBER, "18446744073709551615" },
+		{ "007", PKV_STRING, "007" }, { "-0", PKV_STRING, "-0" }, { "-", PKV_STRING, "-" },
+		{ "0x0", PKV_NUMBER, "0" }, { "0xff", PKV_NUMBER, "255" },
+		{ "0xffffffffffffffff", PKV_NUMBER, "18446744073709551615" },
+		{ "0x1ffffffffffffffff", PKV_STRING, "0x1ffffffffffffffff" },
+		{ "0xFF", PKV_STRING, "0xFF" }, { "0x", PKV_STRING, "0x" },
+		{ "true", PKV_BOOL, "true" }, { "false", PKV_BOOL, "false" },
+		{ "True", PKV_STRING, "True" }, { "null", PKV_NULL, "null" },
+		{ "-EINVAL", PKV_STRING, "-EINVAL" }, { "a.c:12", PKV_STRING, "a.c:12" },
+		{ "\"12\"", PKV_STRING, "12" }, { "\"true\"", PKV_STRING, "true" },
+		{ "\"\"", PKV_STRING, "" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char raw[96];
+		struct pkv_record *r;
+
+		snprintf(raw, sizeof(raw), "6,1,2,-;[kv v=%s] m\n", cases[i].v);
+		r = parse(raw);
+		assert_true(r->structured);
+		if (r->fields[0].type != cases[i].t)
+			fail_msg("'%s' typed %d, want %d", cases[i].v, r->fields[0].type, cases[i].t);
+		span_is(r->fields[0].value, cases[i].decoded);
+	}
+}
+
+static void test_many_fields(void **state)
+{
+	char raw[PKV_RECORD_MAX];
+	size_t n;
+	struct pkv_record *r;
+
+	(void)state;
+	n = (size_t)snprintf(raw, sizeof(raw), "6,1,2,-;[kv");
+	for (int i = 0; i < PKV_MAX_FIELDS; i++)
+		n += (size_t)snprintf(raw + n, sizeof(raw) - n, " k%d=%d", i, i);
+	snprintf(raw + n, sizeof(raw) - n, "] m\n");
+	r = parse(raw);
+	assert_true(r->structured);
+	assert_int_equal(r->nfields, PKV_MAX_FIELDS);
+	n = (size_t)snprintf(raw, sizeof(raw), "6,1,2,-;[kv");
+	for (int i = 0; i <= PKV_MAX_FIELDS; i++)
+		n += (size_t)snprintf(raw + n, sizeof(raw) - n, " k%d=%d", i, i);
+	snprintf(raw + n, sizeof(raw) - n, "] m\n");
+	r = parse(raw);
+	assert_false(r->structured);
+	assert_non_null(strstr(r->kv_error, "more fields"));
+}
+
+/* Feed @data to a stream reader through a pipe, collect events. */
+struct collected {
+	enum pkv_event ev[16];
+	char raw[16][64];
+	size_t len[16], total[16];
+	int n;
+};
+
+static void collect(const char *data, size_t len, struct collected *c)
+{
+	char path[] = "/tmp/pkv-test-XXXXXX";
+	int fd = mkstemp(path);
+	struct pkv_input *in;
+
+	assert_true(fd >= 0);
+	unlink(path);
+	assert_int_equal(write(fd, data, len), (ssize_t)len);
+	lseek(fd, 0, SEEK_SET);
+	in = pkv_input_new(fd, "test", false, false);
+	assert_non_null(in);
+	memset(c, 0, sizeof(*c));
+	for (;;) {
+		struct pkv_chunk ch;
+
+		pkv_input_next(in, &ch);
+		if (ch.ev == PKV_EV_END)
+			break;
+		assert_true(c->n < 16);
+		c->ev[c->n] = ch.ev;
+		c->len[c->n] = ch.len;
+		c->total[c->n] = ch.total;
+		memcpy(c->raw[c->n], ch.raw, ch.len < 63 ? ch.len : 63);
+		c->n++;
+	}
+	pkv_input_free(in);
+	close(fd);
+}
+
+static void test_stream_split(void **state)
+{
+	static const char data[] = "6,1,2,-;a\n SUBSYSTEM=x\n\n6,2,2,-;b\r\n\r\n6,3,2,-;c";
+	struct collected c;
+
+	(void)state;
+	collect(data, sizeof(data) - 1, &c);
+	assert_int_equal(c.n, 3);
+	assert_string_equal(c.raw[0], "6,1,2,-;a\n SUBSYSTEM=x\n");
+	assert_string_equal(c.raw[1], "6,2,2,-;b\r\n");
+	assert_string_equal(c.raw[2], "6,3,2,-;c");
+}
+
+static void test_stream_overlong(void **state)
+{
+	/* One record just over PKV_RECORD_MAX, one over the 1 MiB buffer. */
+	size_t sizes[] = { PKV_RECORD_MAX + 1, (3u << 20) + 5 };
+
+	(void)state;
+	for (size_t k = 0; k < 2; k++) {
+		size_t n = sizes[k] + 20;
+		char *d = malloc(n);
+		struct collected c;
+
+		assert_non_null(d);
+		memset(d, 'x', n);
+		memcpy(d, "6,1,2,-;", 8);
+		d[sizes[k] - 1] = '\n';
+		memcpy(d + sizes[k], "6,2,2,-;after\n", 14);
+		collect(d, sizes[k] + 14, &c);
+		assert_int_equal(c.n, 2);
+		assert_int_equal(c.ev[0], PKV_EV_OVERLONG);
+		assert_int_equal(c.total[0], sizes[k]);
+		assert_int_equal(c.len[0], PKV_RECORD_MAX);
+		assert_memory_equal(c.raw[0], "6,1,2,-;xx", 10);
+		assert_int_equal(c.ev[1], PKV_EV_RECORD);
+		assert_string_equal(c.raw[1], "6,2,2,-;after\n");
+		free(d);
+	}
+}
+
+static void test_seq_gap(void **state)
+{
+	struct pkv_seqtrack t = { 0 };
+
+	(void)state;
+	assert_int_equal(pkv_seq_gap(&t, 10), 0);
+	assert_int_equal(pkv_seq_gap(&t, 11), 0);
+	assert_int_equal(pkv_seq_gap(&t, 15), 3);
+	/* Going back (a replayed file) is no gap and does not move the tracker back. */
+	assert_int_equal(pkv_seq_gap(&t, 12), 0);
+	assert_int_equal(pkv_seq_gap(&t, 16), 0);
+}
+
+static char *json_of(void (*fn)(FILE *), size_t *len)
+{
+	char *buf = NULL;
+	FILE *m = open_memstream(&buf, len);
+
+	fn(m);
+	fclose(m);
+	return buf;
+}
+
+static void strings(FILE *o)
+{
+	pkv_json_string(o, "a\"\\\n\t\r\x01\x7f\xc3\xa9", 10);
+	putc(' ', o);
+	pkv_json_string(o, "a\xff", 2);
+	putc(' ', o);
+	pkv_json_string(o, "\xed\xa0\x80", 3);	/* a UTF-16 surrogate: invalid */
+	putc(' ', o);
+	pkv_json_string(o, "\xf0\x9f\x98\x80", 4);
+}
+
+static void test_json_strings(void **state)
+{
+	size_t len;
+	char *s = json_of(strings, &len);
+
+	(void)state;
+	assert_string_equal(s, "\"a\\\"\\\\\\n\\t\\r\\u0001\\u007f\xc3\xa9\" [97,255] [237,160,128] "
+			       "\"\xf0\x9f\x98\x80\"");
+	free(s);
+}
+
+static void test_json_record(void **state)
+{
+	char *buf = NULL;
+	size_t len;
+	FILE *m = open_memstream(&buf, &len);
+	struct pkv_json j = { .out = m };
+
+	(void)state;
+	parse("3,7,9,-,caller=C1;p: [kv a=1 b=\"x\"... c=true] m\n DEVICE=n1\n");
+	assert_int_equal(pkv_json_record(&j, &rec), 0);
+	j.pretty = true;
+	assert_int_equal(pkv_json_gap(&j, "overrun", 4, true, 7, 12), 0);
+	fclose(m);
+	assert_string_equal(buf,
+		"{\"seq\":7,\"ts_usec\":9,\"facility\":0,\"level\":3,\"cont\":false,\"caller\":\"C1\","
+		"\"structured\":true,\"prefix\":\"p: \",\"msg\":\"m\",\"fields\":{\"a\":1,\"b\":\"x\","
+		"\"c\":true},\"cut\":[\"b\"],\"dict\":{\"DEVICE\":\"n1\"},"
+		"\"text\":\"p: [kv a=1 b=\\\"x\\\"... c=true] m\"}\n"
+		"{\n  \"gap\": true,\n  \"reason\": \"overrun\",\n  \"lost\": 4,\n"
+		"  \"after_seq\": 7,\n  \"next_seq\": 12\n}\n");
+	free(buf);
+}
+
+static void test_filters(void **state)
+{
+	struct filter f = { 0 };
+	char why[160];
+
+	(void)state;
+	assert_int_equal(filter_add_levels(&f, "err+", why, sizeof(why)), 0);
+	assert_int_equal(f.levels, 0x0f);
+	f.levels = 0;
+	assert_int_equal(filter_add_levels(&f, "+notice,0", why, sizeof(why)), 0);
+	assert_int_equal(f.levels, 0xe1);
+	assert_int_equal(filter_add_levels(&f, "loud", why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "unknown level 'loud'"));
+	assert_int_equal(filter_add_facilities(&f, "kern,user", why, sizeof(why)), 0);
+	assert_int_equal(f.facilities, 3);
+	assert_int_equal(filter_add_facilities(&f, "24", why, sizeof(why)), -1);
+	assert_int_equal(filter_add_match(&f, "tunnel=4", why, sizeof(why)), 0);
+	assert_int_equal(filter_add_match(&f, "novalue", why, sizeof(why)), -1);
+	assert_int_equal(filter_add_match(&f, "prefix=l2tp", why, sizeof(why)), 0);
+
+	parse("6,1,2,-;l2tp: [kv tunnel=4] m\n");
+	assert_true(filter_pass(&f, &rec));
+	parse("6,1,2,-;l2tp: [kv tunnel=5] m\n");
+	assert_false(filter_pass(&f, &rec));
+	parse("2,1,2,-;l2tp: [kv tunnel=4] m\n");		/* level 2 not chosen */
+	assert_false(filter_pass(&f, &rec));
+	parse("14,1,2,-;l2tp: [kv tunnel=4] m\n");		/* user, info */
+	assert_true(filter_pass(&f, &rec));
+	parse("22,1,2,-;l2tp: [kv tunnel=4] m\n");		/* mail */
+	assert_false(filter_pass(&f, &rec));
+
+	for (size_t i = 0; i < f.nmatch; i++)
+		free((char *)f.match[i].key);
+	memset(&f, 0, sizeof(f));
+	assert_int_equal(filter_add_match(&f, "SUBSYSTEM=net", why, sizeof(why)), 0);
+	f.have_since = true;
+	f.since_seq = 5;
+	f.structured_only = true;
+	parse("6,5,2,-;[kv a=1] m\n SUBSYSTEM=net\n");
+	assert_true(filter_pass(&f, &rec));
+	parse("6,4,2,-;[kv a=1] m\n SUBSYSTEM=net\n");
+	assert_false(filter_pass(&f, &rec));
+	parse("6,6,2,-;m\n SUBSYSTEM=net\n");
+	assert_false(filter_pass(&f, &rec));
+	for (size_t i = 0; i < f.nmatch; i++)
+		free((char *)f.match[i].key);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_header),
+		cmocka_unit_test(test_header_errors),
+		cmocka_unit_test(test_unescape),
+		cmocka_unit_test(test_dict),
+		cmocka_unit_test(test_block),
+		cmocka_unit_test(test_block_malformed),
+		cmocka_unit_test(test_block_cut),
+		cmocka_unit_test(test_typing),
+		cmocka_unit_test(test_many_fields),
+		cmocka_unit_test(test_stream_split),
+		cmocka_unit_test(test_stream_overlong),
+		cmocka_unit_test(test_seq_gap),
+		cmocka_unit_test(test_json_strings),
+		cmocka_unit_test(test_json_record),
+		cmocka_unit_test(test_filters),
+	};
+
+	return cmocka_run_group_tests_name("libpkvkmsg", tests, NULL, NULL);
+}

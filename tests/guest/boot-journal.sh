@@ -1,0 +1,26 @@
+# The guest runs the kernel built from the series, and its boot records are in
+# the journal and in kmsg2json's output.
+. "$PKV_IN/lib/assert.sh"
+. "$PKV_IN/env"
+
+J=/tmp/journal-k.json
+journalctl -k -b -o json >"$J"
+check_file "$J" "journal has the kernel's boot records" '._TRANSPORT == "kernel"' 'length > 100'
+check_file "$J" "journal's Linux version record names the release and the series" \
+	'.MESSAGE | type == "string" and startswith("Linux version ")' \
+	'length == 1 and (.[0].MESSAGE | contains("Linux version " + $rel + " (pkv@" + $host + ")"))' \
+	--arg rel "$PKV_KERNEL_RELEASE" --arg host "$PKV_KERNEL_BUILD_HOST"
+[ "$(uname -r)" = "$PKV_KERNEL_RELEASE" ] && echo "ok   uname -r is $PKV_KERNEL_RELEASE" ||
+	{ echo "FAIL uname -r is $(uname -r), expected $PKV_KERNEL_RELEASE"; pkv_failed=$((pkv_failed + 1)); }
+
+kmsg_capture
+check "kmsg2json sees the Linux version record first" '.seq == 0' \
+	'length == 1 and (.[0].text | startswith("Linux version " + $rel))' --arg rel "$PKV_KERNEL_RELEASE"
+check "every kmsg2json object is a well-formed record" 'true' \
+	'all(has("seq") and has("text") and (has("error") | not))'
+check "seqs are consecutive from 0, no gaps" 'has("seq")' \
+	'[.[].seq] == [range(0; length)]'
+check "caller ids are present (CONFIG_PRINTK_CALLER)" 'true' 'all(.caller | test("^[TC][0-9]+$"))'
+check "virtio devices carry SUBSYSTEM/DEVICE dictionaries" '.dict.SUBSYSTEM == "virtio"' \
+	'length > 0 and all(.dict.DEVICE | startswith("+virtio:"))'
+finish

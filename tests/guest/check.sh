@@ -1,0 +1,15 @@
+#!/bin/sh
+# check.sh RESULTS NAME: the meson test of one guest scenario, from the results
+# of the shared boot (tests/guest/boot-all.sh).
+res=$1
+name=$2
+if [ ! -f "$res/$name.rc" ]; then
+	echo "scenario $name did not run; the boot said:"
+	tail -n 40 "$res/boot.log" 2>/dev/null
+	exit 1
+fi
+cat "$res/$name.stdout"
+[ -s "$res/$name.stderr" ] && sed 's/^/stderr: /' "$res/$name.stderr"
+rc=$(cat "$res/$name.rc")
+[ "$rc" = 0 ] || echo "scenario $name exited $rc"
+exit "$rc"

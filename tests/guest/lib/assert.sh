@@ -1,0 +1,52 @@
+# shellcheck shell=bash
+# Assertions for guest scenarios: jq over kmsg2json or journalctl output.
+#
+#   . "$PKV_IN/lib/assert.sh"
+#   kmsg_capture               records now in /dev/kmsg -> $KMSG (JSON lines)
+#   check DESC SELECT EXPR [jq args...]
+#       jq -s over the records of $KMSG that match SELECT; passes when EXPR
+#       is true; on failure prints the scenario, DESC, the expression and
+#       the records it looked at
+#   check_file FILE DESC SELECT EXPR [jq args...]   the same over FILE
+#   finish                     summary line; exit status 1 if a check failed
+
+PKV_SCENARIO=$(basename "${0%.sh}")
+PKV_SCENARIO=${PKV_SCENARIO#[0-9][0-9][0-9]-}
+KMSG=${TMPDIR:-/tmp}/pkv-$PKV_SCENARIO.kmsg.json
+pkv_checks=0
+pkv_failed=0
+
+kmsg_capture() {
+	kmsg2json >"$KMSG"
+	local rc=$?
+	[ $rc -eq 0 ] || echo "note: kmsg2json exited $rc (malformed records in /dev/kmsg?)"
+}
+
+check_file() {
+	local file=$1 desc=$2 select=$3 expr=$4
+	shift 4
+	pkv_checks=$((pkv_checks + 1))
+	if jq -e -s "$@" "[.[] | select($select)] | $expr" "$file" >/dev/null 2>"$file.jqerr"; then
+		echo "ok   $desc"
+		return 0
+	fi
+	pkv_failed=$((pkv_failed + 1))
+	echo "FAIL [$PKV_SCENARIO] $desc"
+	echo "     select: $select"
+	echo "     expect: $expr"
+	[ -s "$file.jqerr" ] && sed 's/^/     jq: /' "$file.jqerr"
+	local n
+	n=$(jq -s "$@" "[.[] | select($select)] | length" "$file" 2>/dev/null)
+	echo "     records looked at: ${n:-?} (from $file, up to 8 shown)"
+	jq -c -s "$@" "[.[] | select($select)] | .[:8][]" "$file" 2>/dev/null | sed 's/^/       /'
+	return 1
+}
+
+check() {
+	check_file "$KMSG" "$@"
+}
+
+finish() {
+	echo "$PKV_SCENARIO: $pkv_checks checks, $pkv_failed failed"
+	[ "$pkv_failed" -eq 0 ]
+}
