@@ -73,65 +73,151 @@
 #define pr_fmt(fmt) __PKV_OPEN "] " fmt
 
 /*
- * Per-call items are (key, format fragment, argument) triples; the lists
- * below expand them into the format string, the argument list and the key
- * checks of one call. Up to 12 items.
+ * Per-call items are (key, format fragment, argument) triples. A call's
+ * format and argument list are built by a chain of single macro calls,
+ * __PKV_BUILD_<n>(emit, format so far, tail, (arguments so far), items...),
+ * each moving one item's fragment into the format and its argument into
+ * the list; __PKV_BUILD_0 hands both to @emit. Up to 12 items.
  */
-#define __PKV_KEY(k, f, a)	k
-#define __PKV_FMT(k, f, a)	f
-#define __PKV_ARG(k, f, a)	, a
-
-#define __PKV_NARGS(...)						\
-	__PKV_NARGS_(__VA_ARGS__, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
-#define __PKV_NARGS_(_1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12,	\
-		     n, ...) n
-#define __PKV_MAP(m, ...)						\
-	__PKV_PASTE(__PKV_MAP_, __PKV_NARGS(__VA_ARGS__))(m, __VA_ARGS__)
+#define __PKV_UNPACK(...)	__VA_ARGS__
 #define __PKV_PASTE(a, b)	__PKV_PASTE_(a, b)
 #define __PKV_PASTE_(a, b)	a##b
-#define __PKV_MAP_1(m, x)	m x
-#define __PKV_MAP_2(m, x, ...)	m x __PKV_MAP_1(m, __VA_ARGS__)
-#define __PKV_MAP_3(m, x, ...)	m x __PKV_MAP_2(m, __VA_ARGS__)
-#define __PKV_MAP_4(m, x, ...)	m x __PKV_MAP_3(m, __VA_ARGS__)
-#define __PKV_MAP_5(m, x, ...)	m x __PKV_MAP_4(m, __VA_ARGS__)
-#define __PKV_MAP_6(m, x, ...)	m x __PKV_MAP_5(m, __VA_ARGS__)
-#define __PKV_MAP_7(m, x, ...)	m x __PKV_MAP_6(m, __VA_ARGS__)
-#define __PKV_MAP_8(m, x, ...)	m x __PKV_MAP_7(m, __VA_ARGS__)
-#define __PKV_MAP_9(m, x, ...)	m x __PKV_MAP_8(m, __VA_ARGS__)
-#define __PKV_MAP_10(m, x, ...)	m x __PKV_MAP_9(m, __VA_ARGS__)
-#define __PKV_MAP_11(m, x, ...)	m x __PKV_MAP_10(m, __VA_ARGS__)
-#define __PKV_MAP_12(m, x, ...)	m x __PKV_MAP_11(m, __VA_ARGS__)
+#define __PKV_NARGS(...)						\
+	__PKV_NTH(__VA_ARGS__, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
+#define __PKV_NPREV(...)						\
+	__PKV_NTH(__VA_ARGS__, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, -)
+#define __PKV_NTH(_1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12, n, ...) n
+
+/*
+ * Level n splits its first item (x) into k, f, a through __PKV_Bn (an
+ * expansion step) and __PKV_Bn_; each level has its own names, since a
+ * macro cannot expand inside its own expansion.
+ */
+#define __PKV_BUILD_0(emit, fmt, tail, args, ...)			\
+	__PKV_APPLY(emit, fmt tail, __PKV_UNPACK args)
+#define __PKV_APPLY(emit, ...)	emit(__VA_ARGS__)
+
+#define __PKV_BUILD_1(emit, fmt, tail, args, x, ...)			\
+	__PKV_B1(emit, fmt, tail, args, __PKV_UNPACK x, __VA_ARGS__)
+#define __PKV_B1(...)		__PKV_B1_(__VA_ARGS__)
+#define __PKV_B1_(emit, fmt, tail, args, k, f, a, ...)			\
+	__PKV_BUILD_0(emit, fmt f, tail, (__PKV_UNPACK args, a), __VA_ARGS__)
+
+#define __PKV_BUILD_2(emit, fmt, tail, args, x, ...)			\
+	__PKV_B2(emit, fmt, tail, args, __PKV_UNPACK x, __VA_ARGS__)
+#define __PKV_B2(...)		__PKV_B2_(__VA_ARGS__)
+#define __PKV_B2_(emit, fmt, tail, args, k, f, a, ...)			\
+	__PKV_BUILD_1(emit, fmt f, tail, (__PKV_UNPACK args, a), __VA_ARGS__)
+
+#define __PKV_BUILD_3(emit, fmt, tail, args, x, ...)			\
+	__PKV_B3(emit, fmt, tail, args, __PKV_UNPACK x, __VA_ARGS__)
+#define __PKV_B3(...)		__PKV_B3_(__VA_ARGS__)
+#define __PKV_B3_(emit, fmt, tail, args, k, f, a, ...)			\
+	__PKV_BUILD_2(emit, fmt f, tail, (__PKV_UNPACK args, a), __VA_ARGS__)
+
+#define __PKV_BUILD_4(emit, fmt, tail, args, x, ...)			\
+	__PKV_B4(emit, fmt, tail, args, __PKV_UNPACK x, __VA_ARGS__)
+#define __PKV_B4(...)		__PKV_B4_(__VA_ARGS__)
+#define __PKV_B4_(emit, fmt, tail, args, k, f, a, ...)			\
+	__PKV_BUILD_3(emit, fmt f, tail, (__PKV_UNPACK args, a), __VA_ARGS__)
+
+#define __PKV_BUILD_5(emit, fmt, tail, args, x, ...)			\
+	__PKV_B5(emit, fmt, tail, args, __PKV_UNPACK x, __VA_ARGS__)
+#define __PKV_B5(...)		__PKV_B5_(__VA_ARGS__)
+#define __PKV_B5_(emit, fmt, tail, args, k, f, a, ...)			\
+	__PKV_BUILD_4(emit, fmt f, tail, (__PKV_UNPACK args, a), __VA_ARGS__)
+
+#define __PKV_BUILD_6(emit, fmt, tail, args, x, ...)			\
+	__PKV_B6(emit, fmt, tail, args, __PKV_UNPACK x, __VA_ARGS__)
+#define __PKV_B6(...)		__PKV_B6_(__VA_ARGS__)
+#define __PKV_B6_(emit, fmt, tail, args, k, f, a, ...)			\
+	__PKV_BUILD_5(emit, fmt f, tail, (__PKV_UNPACK args, a), __VA_ARGS__)
+
+#define __PKV_BUILD_7(emit, fmt, tail, args, x, ...)			\
+	__PKV_B7(emit, fmt, tail, args, __PKV_UNPACK x, __VA_ARGS__)
+#define __PKV_B7(...)		__PKV_B7_(__VA_ARGS__)
+#define __PKV_B7_(emit, fmt, tail, args, k, f, a, ...)			\
+	__PKV_BUILD_6(emit, fmt f, tail, (__PKV_UNPACK args, a), __VA_ARGS__)
+
+#define __PKV_BUILD_8(emit, fmt, tail, args, x, ...)			\
+	__PKV_B8(emit, fmt, tail, args, __PKV_UNPACK x, __VA_ARGS__)
+#define __PKV_B8(...)		__PKV_B8_(__VA_ARGS__)
+#define __PKV_B8_(emit, fmt, tail, args, k, f, a, ...)			\
+	__PKV_BUILD_7(emit, fmt f, tail, (__PKV_UNPACK args, a), __VA_ARGS__)
+
+#define __PKV_BUILD_9(emit, fmt, tail, args, x, ...)			\
+	__PKV_B9(emit, fmt, tail, args, __PKV_UNPACK x, __VA_ARGS__)
+#define __PKV_B9(...)		__PKV_B9_(__VA_ARGS__)
+#define __PKV_B9_(emit, fmt, tail, args, k, f, a, ...)			\
+	__PKV_BUILD_8(emit, fmt f, tail, (__PKV_UNPACK args, a), __VA_ARGS__)
+
+#define __PKV_BUILD_10(emit, fmt, tail, args, x, ...)			\
+	__PKV_B10(emit, fmt, tail, args, __PKV_UNPACK x, __VA_ARGS__)
+#define __PKV_B10(...)		__PKV_B10_(__VA_ARGS__)
+#define __PKV_B10_(emit, fmt, tail, args, k, f, a, ...)			\
+	__PKV_BUILD_9(emit, fmt f, tail, (__PKV_UNPACK args, a), __VA_ARGS__)
+
+#define __PKV_BUILD_11(emit, fmt, tail, args, x, ...)			\
+	__PKV_B11(emit, fmt, tail, args, __PKV_UNPACK x, __VA_ARGS__)
+#define __PKV_B11(...)		__PKV_B11_(__VA_ARGS__)
+#define __PKV_B11_(emit, fmt, tail, args, k, f, a, ...)			\
+	__PKV_BUILD_10(emit, fmt f, tail, (__PKV_UNPACK args, a), __VA_ARGS__)
+
+#define __PKV_BUILD_12(emit, fmt, tail, args, x, ...)			\
+	__PKV_B12(emit, fmt, tail, args, __PKV_UNPACK x, __VA_ARGS__)
+#define __PKV_B12(...)		__PKV_B12_(__VA_ARGS__)
+#define __PKV_B12_(emit, fmt, tail, args, k, f, a, ...)			\
+	__PKV_BUILD_11(emit, fmt f, tail, (__PKV_UNPACK args, a), __VA_ARGS__)
+
+#define __PKV_FIRST(...)	__PKV_FIRST_(__VA_ARGS__)
+#define __PKV_FIRST_(next, emit, fmt, tail, k, f, a, ...)		\
+	next(emit, fmt f, tail, (a), __VA_ARGS__)
+
+/* emit(head fragments tail, arguments of the items) */
+#define __PKV_EMIT(emit, head, tail, ...)				\
+	__PKV_FIRST(__PKV_PASTE(__PKV_BUILD_, __PKV_NPREV(__VA_ARGS__)),	\
+		    emit, head, tail, __PKV_UNPACK __VA_ARGS__)
+/* emit(head fragments tail, @args, arguments of the items) */
+#define __PKV_EMIT_AFTER(emit, head, tail, args, ...)			\
+	__PKV_PASTE(__PKV_BUILD_, __PKV_NARGS(__VA_ARGS__))(emit, head, tail,	\
+		args, __VA_ARGS__)
 
 /*
  * Keys are checked when the call is compiled, as BUILD_BUG_ON() checks its
  * condition: [a-z][a-z0-9_]*, at most 32 bytes, and none of the keys the
- * header itself writes.
+ * header writes itself or that journald reserves.
  */
-#define __PKV_KC(c)							\
-	(((c) >= 'a' && (c) <= 'z') || ((c) >= '0' && (c) <= '9') ||	\
-	 (c) == '_')
-#define __PKV_KI(s, i)	(sizeof(s) <= (i) + 1 || __PKV_KC(s[i]))
-#define __PKV_KEY_CHARS(s)						\
-	(s[0] >= 'a' && s[0] <= 'z' && sizeof(s) <= 33 &&		\
-	 __PKV_KI(s, 1) && __PKV_KI(s, 2) && __PKV_KI(s, 3) &&		\
-	 __PKV_KI(s, 4) && __PKV_KI(s, 5) && __PKV_KI(s, 6) &&		\
-	 __PKV_KI(s, 7) && __PKV_KI(s, 8) && __PKV_KI(s, 9) &&		\
-	 __PKV_KI(s, 10) && __PKV_KI(s, 11) && __PKV_KI(s, 12) &&	\
-	 __PKV_KI(s, 13) && __PKV_KI(s, 14) && __PKV_KI(s, 15) &&	\
-	 __PKV_KI(s, 16) && __PKV_KI(s, 17) && __PKV_KI(s, 18) &&	\
-	 __PKV_KI(s, 19) && __PKV_KI(s, 20) && __PKV_KI(s, 21) &&	\
-	 __PKV_KI(s, 22) && __PKV_KI(s, 23) && __PKV_KI(s, 24) &&	\
-	 __PKV_KI(s, 25) && __PKV_KI(s, 26) && __PKV_KI(s, 27) &&	\
-	 __PKV_KI(s, 28) && __PKV_KI(s, 29) && __PKV_KI(s, 30) &&	\
-	 __PKV_KI(s, 31))
-#define __PKV_KEY_FREE(s)						\
-	(__builtin_strcmp(s, "mod") && __builtin_strcmp(s, "src") &&	\
-	 __builtin_strcmp(s, "drv") && __builtin_strcmp(s, "dev") &&	\
-	 __builtin_strcmp(s, "netdev") && __builtin_strcmp(s, "ifindex") && \
-	 __builtin_strcmp(s, "subsystem") && __builtin_strcmp(s, "device"))
-#define __PKV_CHECK(k, f, a)						\
-	compiletime_assert(__PKV_KEY_CHARS(#k) && __PKV_KEY_FREE(#k),	\
-			   "printk_kv: key '" #k "' is reserved or not [a-z][a-z0-9_]*");
+#define __PKV_LOWER	"abcdefghijklmnopqrstuvwxyz"
+#define __pkv_check(k, f, a)						\
+	({								\
+		compiletime_assert(sizeof(#k) <= 33 &&			\
+			__builtin_strspn(#k, __PKV_LOWER) >= 1 &&	\
+			__builtin_strspn(#k, __PKV_LOWER "0123456789_") ==	\
+				sizeof(#k) - 1 &&			\
+			__builtin_strcmp(#k, "mod") &&			\
+			__builtin_strcmp(#k, "src") &&			\
+			__builtin_strcmp(#k, "drv") &&			\
+			__builtin_strcmp(#k, "dev") &&			\
+			__builtin_strcmp(#k, "netdev") &&		\
+			__builtin_strcmp(#k, "ifindex") &&		\
+			__builtin_strcmp(#k, "subsystem") &&		\
+			__builtin_strcmp(#k, "device"),			\
+			"printk_kv: key '" #k "' is reserved or not [a-z][a-z0-9_]*"); \
+	})
+#define __PKV_CHECKS(...)						\
+	__PKV_PASTE(__PKV_CHECKS_, __PKV_NARGS(__VA_ARGS__))(__VA_ARGS__)
+#define __PKV_CHECKS_1(x)	(__pkv_check x)
+#define __PKV_CHECKS_2(x, ...)	(__pkv_check x, __PKV_CHECKS_1(__VA_ARGS__))
+#define __PKV_CHECKS_3(x, ...)	(__pkv_check x, __PKV_CHECKS_2(__VA_ARGS__))
+#define __PKV_CHECKS_4(x, ...)	(__pkv_check x, __PKV_CHECKS_3(__VA_ARGS__))
+#define __PKV_CHECKS_5(x, ...)	(__pkv_check x, __PKV_CHECKS_4(__VA_ARGS__))
+#define __PKV_CHECKS_6(x, ...)	(__pkv_check x, __PKV_CHECKS_5(__VA_ARGS__))
+#define __PKV_CHECKS_7(x, ...)	(__pkv_check x, __PKV_CHECKS_6(__VA_ARGS__))
+#define __PKV_CHECKS_8(x, ...)	(__pkv_check x, __PKV_CHECKS_7(__VA_ARGS__))
+#define __PKV_CHECKS_9(x, ...)	(__pkv_check x, __PKV_CHECKS_8(__VA_ARGS__))
+#define __PKV_CHECKS_10(x, ...)	(__pkv_check x, __PKV_CHECKS_9(__VA_ARGS__))
+#define __PKV_CHECKS_11(x, ...)	(__pkv_check x, __PKV_CHECKS_10(__VA_ARGS__))
+#define __PKV_CHECKS_12(x, ...)	(__pkv_check x, __PKV_CHECKS_11(__VA_ARGS__))
 
 #define __PKV_PREFIX_CHECK						\
 	compiletime_assert(!__builtin_strchr(PKV_PREFIX, '['),		\
@@ -256,25 +342,21 @@ static noinline __maybe_unused const char *__pkv_err(char *buf, int err)
  * Uses PKV_STR_MAX bytes of stack in the calling block.
  */
 #define KV_STR(key, s)							\
-	(key, " " #key "=%s", __pkv_str((char [PKV_STR_MAX]){ 0 }, (s)))
+	(key, " " #key "=%s", __pkv_str((char [PKV_STR_MAX]) { 0 }, (s)))
 /**
  * KV_ERR - an errno field, rendered symbolically (-EINVAL)
  * @key: field name
  * @err: int, a negative errno; 0 and other values print in decimal
  */
 #define KV_ERR(key, err)						\
-	(key, " " #key "=%s", __pkv_err((char [PKV_ERR_MAX]){ 0 }, (err)))
+	(key, " " #key "=%s", __pkv_err((char [PKV_ERR_MAX]) { 0 }, (err)))
 
-/* Format of a call: prefix, block with static and per-call fields, message. */
-#define __PKV_FORMAT(extra, msg, ...)					\
-	__PKV_OPEN extra __PKV_MAP(__PKV_FMT, __VA_ARGS__) "] " msg "\n"
-
-#define __PKV_CALL(pfn, lvl, msg, ...)					\
+/* One call: the key checks, then one emit() of the whole format. */
+#define __PKV_CALL(emit, lvl, msg, ...)					\
 do {									\
 	__PKV_PREFIX_CHECK;						\
-	__PKV_MAP(__PKV_CHECK, __VA_ARGS__)				\
-	pfn(lvl __PKV_FORMAT("", msg, __VA_ARGS__)			\
-	    __PKV_MAP(__PKV_ARG, __VA_ARGS__));				\
+	(void)__PKV_CHECKS(__VA_ARGS__);				\
+	__PKV_EMIT(emit, lvl __PKV_OPEN, "] " msg "\n", __VA_ARGS__);	\
 } while (0)
 
 /**
@@ -336,14 +418,9 @@ do {									\
  */
 #if defined(CONFIG_DYNAMIC_DEBUG) ||					\
 	(defined(CONFIG_DYNAMIC_DEBUG_CORE) && defined(DYNAMIC_DEBUG_MODULE))
-#define pr_debug_kv(msg, ...)						\
-do {									\
-	__PKV_PREFIX_CHECK;						\
-	__PKV_MAP(__PKV_CHECK, __VA_ARGS__)				\
-	_dynamic_func_call_no_desc(__PKV_FORMAT("", msg, __VA_ARGS__),	\
-		printk, KERN_DEBUG __PKV_FORMAT("", msg, __VA_ARGS__)	\
-		__PKV_MAP(__PKV_ARG, __VA_ARGS__));			\
-} while (0)
+#define __PKV_DYNDBG(fmt, ...)						\
+	_dynamic_func_call_no_desc(fmt, printk, KERN_DEBUG fmt, __VA_ARGS__)
+#define pr_debug_kv(msg, ...)	__PKV_CALL(__PKV_DYNDBG, "", msg, __VA_ARGS__)
 #elif defined(DEBUG)
 #define pr_debug_kv(msg, ...)	__PKV_CALL(printk, KERN_DEBUG, msg, __VA_ARGS__)
 #else
@@ -368,20 +445,23 @@ do {									\
  * driver and device names are fields, escaped, rather than an unescaped
  * text prefix in front of the block.
  */
-#define __PKV_DEV_CALL(level, kern, dev, msg, ...)			\
+#define __PKV_DEV_EMIT(fmt, level, kern, dev, ...)			\
+({									\
+	printk_index_subsys_emit("", kern, fmt);			\
+	dev_printk_emit(level, dev, fmt, __VA_ARGS__);			\
+})
+#define __PKV_DEV_CALL(emit, level, kern, dev, msg, ...)		\
 do {									\
 	const struct device *__pkv_dev = (dev);				\
 									\
 	__PKV_PREFIX_CHECK;						\
-	__PKV_MAP(__PKV_CHECK, __VA_ARGS__)				\
-	printk_index_subsys_emit("", kern,				\
-		__PKV_FORMAT(" drv=%s dev=%s", msg, __VA_ARGS__));	\
-	dev_printk_emit(level, __pkv_dev,				\
-		__PKV_FORMAT(" drv=%s dev=%s", msg, __VA_ARGS__),	\
-		__pkv_str((char [PKV_STR_MAX]){ 0 },			\
+	(void)__PKV_CHECKS(__VA_ARGS__);				\
+	__PKV_EMIT_AFTER(emit, __PKV_OPEN " drv=%s dev=%s",		\
+		"] " msg "\n", (level, kern, __pkv_dev,			\
+		__pkv_str((char [PKV_STR_MAX]) { 0 },			\
 			  dev_driver_string(__pkv_dev)),		\
-		__pkv_str((char [PKV_STR_MAX]){ 0 }, dev_name(__pkv_dev))	\
-		__PKV_MAP(__PKV_ARG, __VA_ARGS__));			\
+		__pkv_str((char [PKV_STR_MAX]) { 0 }, dev_name(__pkv_dev))), \
+		__VA_ARGS__);						\
 } while (0)
 
 /**
@@ -395,36 +475,45 @@ do {									\
  * dev_notice_kv() and dev_info_kv(); dev_dbg_kv() follows dev_dbg().
  */
 #define dev_err_kv(dev, msg, ...)					\
-	__PKV_DEV_CALL(LOGLEVEL_ERR, KERN_ERR, dev, msg, __VA_ARGS__)
+	__PKV_DEV_CALL(__PKV_DEV_EMIT, LOGLEVEL_ERR, KERN_ERR, dev, msg,	\
+		       __VA_ARGS__)
 #define dev_emerg_kv(dev, msg, ...)					\
-	__PKV_DEV_CALL(LOGLEVEL_EMERG, KERN_EMERG, dev, msg, __VA_ARGS__)
+	__PKV_DEV_CALL(__PKV_DEV_EMIT, LOGLEVEL_EMERG, KERN_EMERG, dev, msg, \
+		       __VA_ARGS__)
 #define dev_alert_kv(dev, msg, ...)					\
-	__PKV_DEV_CALL(LOGLEVEL_ALERT, KERN_ALERT, dev, msg, __VA_ARGS__)
+	__PKV_DEV_CALL(__PKV_DEV_EMIT, LOGLEVEL_ALERT, KERN_ALERT, dev, msg, \
+		       __VA_ARGS__)
 #define dev_crit_kv(dev, msg, ...)					\
-	__PKV_DEV_CALL(LOGLEVEL_CRIT, KERN_CRIT, dev, msg, __VA_ARGS__)
+	__PKV_DEV_CALL(__PKV_DEV_EMIT, LOGLEVEL_CRIT, KERN_CRIT, dev, msg, \
+		       __VA_ARGS__)
 #define dev_warn_kv(dev, msg, ...)					\
-	__PKV_DEV_CALL(LOGLEVEL_WARNING, KERN_WARNING, dev, msg, __VA_ARGS__)
+	__PKV_DEV_CALL(__PKV_DEV_EMIT, LOGLEVEL_WARNING, KERN_WARNING, dev, \
+		       msg, __VA_ARGS__)
 #define dev_notice_kv(dev, msg, ...)					\
-	__PKV_DEV_CALL(LOGLEVEL_NOTICE, KERN_NOTICE, dev, msg, __VA_ARGS__)
+	__PKV_DEV_CALL(__PKV_DEV_EMIT, LOGLEVEL_NOTICE, KERN_NOTICE, dev,	\
+		       msg, __VA_ARGS__)
 #define dev_info_kv(dev, msg, ...)					\
-	__PKV_DEV_CALL(LOGLEVEL_INFO, KERN_INFO, dev, msg, __VA_ARGS__)
+	__PKV_DEV_CALL(__PKV_DEV_EMIT, LOGLEVEL_INFO, KERN_INFO, dev, msg,	\
+		       __VA_ARGS__)
 
 #if defined(CONFIG_DYNAMIC_DEBUG) ||					\
 	(defined(CONFIG_DYNAMIC_DEBUG_CORE) && defined(DYNAMIC_DEBUG_MODULE))
+#define __PKV_DEV_DYNDBG(fmt, level, kern, dev, ...)			\
+	_dynamic_func_call_no_desc(fmt, dev_printk_emit, level, dev, fmt,	\
+				   __VA_ARGS__)
 #define dev_dbg_kv(dev, msg, ...)					\
-	_dynamic_func_call_no_desc(					\
-		__PKV_FORMAT(" drv=%s dev=%s", msg, __VA_ARGS__),	\
-		__PKV_DEV_CALL, LOGLEVEL_DEBUG, KERN_DEBUG, dev, msg,	\
-		__VA_ARGS__)
+	__PKV_DEV_CALL(__PKV_DEV_DYNDBG, LOGLEVEL_DEBUG, KERN_DEBUG, dev,	\
+		       msg, __VA_ARGS__)
 #elif defined(DEBUG)
 #define dev_dbg_kv(dev, msg, ...)					\
-	__PKV_DEV_CALL(LOGLEVEL_DEBUG, KERN_DEBUG, dev, msg, __VA_ARGS__)
+	__PKV_DEV_CALL(__PKV_DEV_EMIT, LOGLEVEL_DEBUG, KERN_DEBUG, dev, msg, \
+		       __VA_ARGS__)
 #else
 #define dev_dbg_kv(dev, msg, ...)					\
 do {									\
 	if (0)								\
-		__PKV_DEV_CALL(LOGLEVEL_DEBUG, KERN_DEBUG, dev, msg,	\
-			       __VA_ARGS__);				\
+		__PKV_DEV_CALL(__PKV_DEV_EMIT, LOGLEVEL_DEBUG,		\
+			       KERN_DEBUG, dev, msg, __VA_ARGS__);	\
 } while (0)
 #endif
 
@@ -438,13 +527,11 @@ do {									\
 	const struct net_device *__pkv_nd = (ndev);			\
 									\
 	__PKV_PREFIX_CHECK;						\
-	__PKV_MAP(__PKV_CHECK, __VA_ARGS__)				\
-	printk_index_subsys_emit("", kern,				\
-		__PKV_FORMAT(" netdev=%s ifindex=%d", msg, __VA_ARGS__));	\
-	dev_printk_emit(level, &__pkv_nd->dev,				\
-		__PKV_FORMAT(" netdev=%s ifindex=%d", msg, __VA_ARGS__),	\
-		__pkv_str((char [PKV_STR_MAX]){ 0 }, netdev_name(__pkv_nd)), \
-		__pkv_nd->ifindex __PKV_MAP(__PKV_ARG, __VA_ARGS__));	\
+	(void)__PKV_CHECKS(__VA_ARGS__);				\
+	__PKV_EMIT_AFTER(__PKV_DEV_EMIT, __PKV_OPEN " netdev=%s ifindex=%d",	\
+		"] " msg "\n", (level, kern, &__pkv_nd->dev,		\
+		__pkv_str((char [PKV_STR_MAX]) { 0 }, netdev_name(__pkv_nd)), \
+		__pkv_nd->ifindex), __VA_ARGS__);			\
 } while (0)
 
 /**
