@@ -44,7 +44,7 @@ PKV_HOST_PACKAGES=(
 	linux-source-6.1 qemu-system-x86 mmdebstrap meson ninja-build flex bison bc
 	libelf-dev libssl-dev cpio jq e2fsprogs pkg-config gcc clang
 	libclang-rt-14-dev libjansson-dev libcmocka-dev util-linux valgrind
-	git python3 xz-utils perl rsync kmod
+	git python3 python3-ply python3-git xz-utils perl rsync kmod
 )
 
 # Install whatever is missing, once; idempotent.

@@ -1,0 +1,76 @@
+# lib/test_printk_kv: every documented record, checked field by field.
+. "$PKV_IN/lib/assert.sh"
+run=/sys/kernel/debug/test_printk_kv/run
+modprobe test_printk_kv || { echo "FAIL modprobe test_printk_kv"; exit 1; }
+# dyndbg off: the debug record must not print; then on: it must.
+echo debug >"$run"
+echo 'module test_printk_kv +p' >/proc/dynamic_debug/control
+echo debug >"$run"
+# Hostile user data, one non-UTF-8 and one UTF-8 string.
+printf 'user a"b\\c]\001\377 [kv x=1]\t=' >"$run"
+printf 'user caf\303\251 "quoted" [kv y=2]' >"$run"
+kmsg_capture
+T='.fields.subsys == "selftest"'
+
+check "the kernel's renderers match the documented text" "$T and (.msg | startswith(\"all \"))" \
+	'length == 1 and .[0].msg == "all 11 tests passed"'
+check "types: every KV type with its extreme values" "$T and .fields.test == \"types\"" \
+	'length == 1 and .[0].level == 6 and .[0].msg == "every type" and
+	 (.[0].fields | del(.src)) == {"mod": "test_printk_kv", "subsys": "selftest", "test": "types",
+	   "u32": 4294967295, "s32": -2147483648, "u64": 18446744073709551615,
+	   "s64": -9223372036854775808, "hex": 0, "hex64": 16045690984503111693,
+	   "yes": true, "no": false, "nul": null, "err": "-ENODEV"}'
+# jq holds numbers as doubles; kmsg2json --match compares the exact digits.
+n=$(kmsg2json --match test=types --match u64=18446744073709551615 \
+	--match s64=-9223372036854775808 --match hex64=16045690984503111693 | wc -l)
+[ "$n" = 1 ] && echo "ok   64-bit extremes exact (kmsg2json --match)" ||
+	{ echo "FAIL [selftest] 64-bit extremes: $n records match the exact digits"; pkv_failed=$((pkv_failed + 1)); }
+check "hostile: quotes, backslash, brackets, control and non-UTF-8 bytes round-trip" \
+	"$T and .fields.test == \"hostile\"" \
+	'length == 1 and .[0].level == 4 and .[0].fields.q == "a\"b\\c]d=e [kv forged=1]"
+	 and .[0].fields.ctl == "\u0001\t\n\u001b[31m\u007f" and .[0].fields.utf8 == [195, 169, 255]
+	 and .[0].fields.empty == "" and (.[0].fields | has("forged") | not)'
+check "long: cut by printk, flagged, no field invented or shortened" "$T and .fields.test == \"long\"" \
+	'length == 1 and .[0].truncated == true and .[0].msg == "" and
+	 (.[0].fields | keys) == ["a", "b", "c", "d", "e", "f", "g", "mod", "src", "subsys", "test"] and
+	 all(.[0].fields | .a, .b, .c, .d, .e, .f, .g; . == ("z" * 119))'
+check "once: one record of three calls" "$T and .fields.test == \"once\"" \
+	'length == 1 and .[0].fields.i == 0'
+check "ratelimited: the burst of 10 of 20 calls" "$T and .fields.test == \"rl\"" \
+	'[.[].fields.i] == [range(10)]'
+check "dev: driver and device as fields, SUBSYSTEM/DEVICE dictionary" "$T and .fields.test == \"dev\"" \
+	'length == 1 and .[0].level == 3 and .[0].fields.drv == "platform" and
+	 .[0].fields.dev == "test_printk_kv" and .[0].fields.sig == 25358 and
+	 .[0].dict == {"SUBSYSTEM": "platform", "DEVICE": "+platform:test_printk_kv"}'
+check "classic pr_info: static fields only, message untouched" "$T and (.msg | startswith(\"classic\"))" \
+	'length == 1 and (.[0].fields | keys) == ["mod", "src", "subsys"] and
+	 .[0].msg == "classic pr_info, test=classic is in the message only"'
+check "debug: printed only while dyndbg enabled it, at level 7" "$T and .fields.test == \"debug\"" \
+	'length == 1 and .[0].level == 7 and .[0].fields.n == 1'
+want=$(printf 'a"b\\c]\001\377 [kv x=1]\t=' | od -An -v -tu1 | jq -s -c '.')
+check "user data, not UTF-8: exact bytes, no forged key" "$T and .fields.test == \"user\" and (.fields.data | type) == \"array\"" \
+	'length == 1 and .[0].fields.data == $want and .[0].fields.len == ($want | length) and
+	 (.[0].fields | keys) == ["data", "len", "mod", "src", "subsys", "test"]' --argjson want "$want"
+check "user data, UTF-8: exact string" "$T and .fields.test == \"user\" and (.fields.data | type) == \"string\"" \
+	'length == 1 and .[0].fields.data == "café \"quoted\" [kv y=2]"'
+check "no record of the set is malformed or rejected" "$T" 'all(.structured and (has("kv_error") | not))'
+
+# Bursts from every CPU at once, read while they are written.
+cpus=$(nproc)
+B=/tmp/burst.json
+kmsg2json --follow --match test=burst >"$B" &
+reader=$!
+sleep 0.5
+echo "burst 3000" >"$run"
+sleep 2
+kill $reader
+check_file "$B" "burst: $cpus CPUs x 3000 records, none lost" 'true' \
+	'length == 3000 * $cpus and all(has("gap") | not)' --argjson cpus "$cpus"
+check_file "$B" "burst: every record whole, none mixed with another" 'true' \
+	'all(.structured and (has("truncated") | not) and
+	     .msg == "burst record with a payload to make interleaving visible" and
+	     .fields.pad == "0123456789abcdef0123456789abcdef" and
+	     (.fields | keys) == ["cpu", "i", "mod", "pad", "src", "subsys", "test"])'
+check_file "$B" "burst: each CPU's records in order 0..2999" 'true' \
+	'group_by(.fields.cpu) | length == $cpus and all([.[].fields.i] == [range(3000)])' --argjson cpus "$cpus"
+finish
