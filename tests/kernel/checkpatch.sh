@@ -1,0 +1,28 @@
+#!/bin/sh
+# checkpatch.sh TOP: scripts/checkpatch.pl --strict on every patch of the
+# series: 0 errors and 0 warnings each. CHECKs are listed, not failed.
+set -u
+top=$(cd "$1" && pwd)
+cp=${PKV_CACHE:-$HOME/.cache/pkv}/linux-src/scripts/checkpatch.pl
+[ -f "$cp" ] || { echo "FAIL $cp: no kernel tree (./pkv build)"; exit 1; }
+# Debian's python3 (with python3-ply, python3-git) for the SPDX check.
+PATH=/usr/bin:$PATH
+fail=0
+for p in "$top"/kernel-patches/[0-9]*.patch; do
+	case "$p" in */0000-*) continue ;; esac
+	out=$(perl "$cp" --strict --terse --no-tree "$p" 2>&1)
+	errs=$(printf '%s\n' "$out" | grep -c ': ERROR:')
+	warns=$(printf '%s\n' "$out" | grep -c ': WARNING:')
+	checks=$(printf '%s\n' "$out" | grep -c ': CHECK:')
+	if printf '%s\n' "$out" | grep -q 'Traceback\|No module'; then
+		echo "FAIL $(basename "$p"): checkpatch's helpers failed:"; printf '%s\n' "$out" | head -5; fail=1
+	elif [ "$errs" -ne 0 ] || [ "$warns" -ne 0 ]; then
+		echo "FAIL $(basename "$p"): $errs errors, $warns warnings"
+		printf '%s\n' "$out" | grep -E ': (ERROR|WARNING):'
+		fail=1
+	else
+		echo "ok   $(basename "$p"): 0 errors, 0 warnings, $checks checks"
+		printf '%s\n' "$out" | grep ': CHECK:' | sed 's/^/       /'
+	fi
+done
+exit $fail

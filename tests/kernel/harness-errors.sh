@@ -1,0 +1,77 @@
+#!/bin/sh
+# harness-errors.sh TOP: the harness fails loudly, with a specific message and
+# a non-zero exit, when a patch does not apply, when the kernel does not build
+# (both on a tiny fake source tarball in a scratch cache) and when the guest
+# never finishes (a real boot with a short time-out).
+set -u
+top=$(cd "$1" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+
+expect() {	# expect NAME REGEX COMMAND...
+	name=$1 re=$2
+	shift 2
+	"$@" >"$tmp/out" 2>&1
+	rc=$?
+	if [ $rc -ne 0 ] && grep -Eq "$re" "$tmp/out"; then
+		echo "ok   $name: exit $rc, says: $(grep -E "$re" "$tmp/out" | head -1)"
+	else
+		echo "FAIL $name: exit $rc, expected non-zero and /$re/; output:"
+		tail -n 15 "$tmp/out"
+		fail=1
+	fi
+}
+
+mkdir -p "$tmp/fake/linux-source-6.1/scripts/kconfig" "$tmp/patches" "$tmp/good"
+cat >"$tmp/fake/linux-source-6.1/Makefile" <<'EOM'
+tinyconfig olddefconfig:
+	@mkdir -p $(O) && touch $(O)/.config
+kernelversion:
+	@echo 6.1.0
+bzImage modules:
+	@echo "drivers/fake.c:1:1: error: this tree does not build" >&2; exit 1
+EOM
+printf '#!/bin/sh\nexit 0\n' >"$tmp/fake/linux-source-6.1/scripts/kconfig/merge_config.sh"
+chmod +x "$tmp/fake/linux-source-6.1/scripts/kconfig/merge_config.sh"
+echo "int x;" >"$tmp/fake/linux-source-6.1/fake.c"
+tar -C "$tmp/fake" -cJf "$tmp/fake.tar.xz" linux-source-6.1
+cat >"$tmp/patches/0001-bad.patch" <<'EOM'
+From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001
+From: Nobody <nobody@example.invalid>
+Subject: [PATCH] a patch against a file that is not there
+
+---
+ fake.c | 2 +-
+ 1 file changed, 1 insertion(+), 1 deletion(-)
+
+diff --git a/fake.c b/fake.c
+--- a/fake.c
++++ b/fake.c
+@@ -1 +1 @@
+-int y;
++int z;
+EOM
+echo 0001-bad.patch >"$tmp/patches/series"
+: >"$tmp/good/series"
+
+export PKV_KERNEL_TARBALL="$tmp/fake.tar.xz" PKV_CACHE="$tmp/cache"
+expect "a patch that does not apply" "0001-bad.patch does not apply to pristine" \
+	env PKV_PATCH_DIR="$tmp/patches" bash "$top/qemu-images/kernel.sh" apply
+expect "a kernel that does not build" "kernel build failed.*kbuild.log" \
+	sh -c "PKV_PATCH_DIR='$tmp/good' bash '$top/qemu-images/kernel.sh' apply &&
+	       PKV_PATCH_DIR='$tmp/good' bash '$top/qemu-images/kernel.sh' build"
+grep -q "this tree does not build" "$tmp/out" && echo "ok   the build error itself is shown" ||
+	{ echo "FAIL the compiler's error line is not shown"; fail=1; }
+unset PKV_KERNEL_TARBALL PKV_CACHE
+
+printf 'echo started\nsleep 100000\n' >"$tmp/slow.sh"
+expect "a script over its time limit is killed, the guest goes on" "=== slow.sh: exit 124" \
+	bash "$top/qemu-images/boot.sh" run --timeout 50 "$tmp/slow.sh"
+# Freeze the guest's runner: nothing will reboot the guest.
+printf 'kill -STOP $(pgrep -f pkv-runner)\n' >"$tmp/hang.sh"
+expect "a guest that never finishes" "did not finish within 40s" \
+	bash "$top/qemu-images/boot.sh" run --timeout 40 "$tmp/hang.sh"
+grep -q "last console lines" "$tmp/out" && echo "ok   the last console lines are shown" ||
+	{ echo "FAIL no console lines shown on time-out"; fail=1; }
+exit $fail
