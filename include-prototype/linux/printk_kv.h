@@ -409,7 +409,8 @@ do {									\
 	__PKV_CALL(printk_ratelimited, KERN_INFO, msg, __VA_ARGS__)
 
 /*
- * pr_debug_kv() follows pr_debug(): through dynamic debug where it is built
+ * pr_debug_kv() and its _once and _ratelimited forms follow pr_debug() and
+ * pr_debug_ratelimited(): through dynamic debug where it is built
  * in, a plain printk under DEBUG, otherwise compiled out with its arguments
  * still type-checked and never evaluated. Through dynamic debug the record
  * is printed by printk() itself rather than __dynamic_pr_debug(), so the
@@ -427,7 +428,19 @@ do {									\
 #define pr_debug_kv(msg, ...)	__PKV_CALL(no_printk, KERN_DEBUG, msg, __VA_ARGS__)
 #endif
 
-#ifdef DEBUG
+#if defined(CONFIG_DYNAMIC_DEBUG) ||					\
+	(defined(CONFIG_DYNAMIC_DEBUG_CORE) && defined(DYNAMIC_DEBUG_MODULE))
+#define __PKV_DYNDBG_ONCE(fmt, ...)					\
+	_dynamic_func_call_no_desc(fmt, printk_once, KERN_DEBUG fmt,	\
+				   __VA_ARGS__)
+#define __PKV_DYNDBG_RL(fmt, ...)					\
+	_dynamic_func_call_no_desc(fmt, printk_ratelimited, KERN_DEBUG fmt, \
+				   __VA_ARGS__)
+#define pr_debug_kv_once(msg, ...)					\
+	__PKV_CALL(__PKV_DYNDBG_ONCE, "", msg, __VA_ARGS__)
+#define pr_debug_kv_ratelimited(msg, ...)				\
+	__PKV_CALL(__PKV_DYNDBG_RL, "", msg, __VA_ARGS__)
+#elif defined(DEBUG)
 #define pr_debug_kv_once(msg, ...)					\
 	__PKV_CALL(printk_once, KERN_DEBUG, msg, __VA_ARGS__)
 #define pr_debug_kv_ratelimited(msg, ...)				\

@@ -189,17 +189,25 @@ static void test_debug(void **state)
 	shim_dyndbg_on = true;
 	pr_debug_kv("dbg", KV_U32(n, side_effect()));
 	pr_debug("plain dbg");
+	for (int i = 0; i < 15; i++)
+		pr_debug_kv_ratelimited("rl", KV_S32(i, i));
+	shim_dyndbg_on = false;
+	for (int i = 0; i < 15; i++)
+		pr_debug_kv_ratelimited("rl", KV_S32(i, i));
 #if defined(PKV_MODE_OFF)
 	/* Compiled out: type-checked (see compile-fail.sh), never evaluated. */
 	assert_int_equal(shim_nlog, 0);
 	assert_int_equal(evaluated, 0);
 #elif defined(PKV_MODE_DEBUG)
-	assert_int_equal(shim_nlog, 4);
+	/* Each call site has its own rate limit, as in the kernel: 10 + 10. */
+	assert_int_equal(shim_nlog, 4 + 20);
 	assert_int_equal(evaluated, 2);
 #else
 	/* Only the calls made while dyndbg enabled them print or evaluate. */
-	assert_int_equal(shim_nlog, 2);
+	/* 10 of the 15 enabled ratelimited calls, none of the disabled ones. */
+	assert_int_equal(shim_nlog, 2 + 10);
 	assert_int_equal(evaluated, 1);
+	assert_non_null(strstr(shim_log[11].text, " i=9] rl"));
 	assert_int_equal(shim_log[0].level, 7);
 	assert_non_null(strstr(shim_log[0].text, " n=1] dbg"));
 	assert_int_equal(strncmp(shim_log[0].text, "kvtest: [kv ", 12), 0);

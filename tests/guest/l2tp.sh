@@ -1,0 +1,41 @@
+# net/l2tp: an L2TPv3 tunnel over UDP on loopback, crafted bad packets, and the
+# typed fields of each per-packet debug record.
+. "$PKV_IN/lib/assert.sh"
+modprobe l2tp_netlink && modprobe l2tp_eth || { echo "FAIL modprobe l2tp"; exit 1; }
+ip link set lo up
+ip l2tp add tunnel tunnel_id 4 peer_tunnel_id 4 encap udp local 127.0.0.1 remote 127.0.0.1 \
+	udp_sport 5000 udp_dport 5001 || { echo "FAIL ip l2tp add tunnel"; exit 1; }
+ip l2tp add session tunnel_id 4 session_id 7 peer_session_id 7 peer_cookie 0a0b0c0d
+ip l2tp add session tunnel_id 4 session_id 8 peer_session_id 8 l2spec_type default seq recv
+# The tunnel socket is connected to 127.0.0.1:5001: packets must come from there.
+send() { pkv-udpsend 127.0.0.1 5000 "$1" 5001 || echo "FAIL pkv-udpsend $1"; }
+send 0003000000000063000000000000	# dyndbg still off: must not print
+echo 'module l2tp_core +p' >/proc/dynamic_debug/control
+send 0003					# short packet
+send 0002000000000000000000000000	# version 2 on an L2TPv3 tunnel
+send 0003000000000063000000000000	# session 99: none
+send 00030000000000070eadbeef000000000000	# session 7, wrong cookie (+ 4-byte sublayer)
+send 0003000000000008000000000000	# session 8, no sequence number
+sleep 0.5
+kmsg_capture
+L='.fields.mod == "l2tp_core" and .level == 7'
+check "every l2tp record carries the static fields" '.fields.subsys == "l2tp"' \
+	'length >= 6 and all(.structured and .prefix == (.fields.mod + ": ") and (.fields.src | test("^l2tp_[a-z]+\\.c:[0-9]+$")))'
+check "the core's banner: static fields only" '.fields.mod == "l2tp_core" and (.msg | startswith("L2TP core driver"))' \
+	'length == 1 and (.[0].fields | keys) == ["mod", "src", "subsys"] and .[0].level == 6'
+check "dyndbg off: no debug record; on: exactly one per bad packet" "$L" \
+	'[.[].msg] == ["short packet", "protocol version mismatch", "no session found, passing up",
+	               "cookie mismatch, discarding", "no sequence numbers, discarding"]'
+check "short packet: tunnel and length" "$L and .msg == \"short packet\"" \
+	'.[0].fields | del(.src) == {"mod": "l2tp_core", "subsys": "l2tp", "tunnel_name": "tunl 4", "tunnel": 4, "len": 2}'
+check "version mismatch: got and expected" "$L and .msg == \"protocol version mismatch\"" \
+	'.[0].fields | .tunnel == 4 and .version == 2 and .expected == 3 and .tunnel_name == "tunl 4"'
+check "no session: tunnel and session ids of the packet" "$L and .msg == \"no session found, passing up\"" \
+	'.[0].fields | .tunnel == 4 and .session == 99'
+check "cookie mismatch: session and cookie length" "$L and .msg == \"cookie mismatch, discarding\"" \
+	'.[0].fields | .tunnel == 4 and .session == 7 and .cookie_len == 4'
+check "missing sequence numbers: session name, ids, LNS mode" "$L and .msg == \"no sequence numbers, discarding\"" \
+	'.[0].fields | .session_name == "sess 4/8" and .tunnel == 4 and .session == 8 and .lns == false'
+check "l2tp records can be selected by field" "$L" \
+	'[.[] | select(.fields.tunnel == 4 and .fields.session == 7)] | length == 1'
+finish
