@@ -159,6 +159,19 @@ static void write_record(FILE *o, const struct pkv_record *r)
 		fputs(",\"kv_error\":", o);
 		pkv_json_string(o, r->kv_error, strlen(r->kv_error));
 	}
+	{
+		struct pkv_span keys[8];
+		int bad = pkv_dict_compare(r, keys, 8);
+
+		if (bad >= 0)
+			fprintf(o, ",\"dict_agrees\":%s", bad ? "false" : "true");
+		for (int k = 0; k < bad && k < 8; k++) {
+			fputs(k ? "," : ",\"dict_mismatch\":[", o);
+			span(o, keys[k]);
+		}
+		if (bad > 0)
+			putc_unlocked(']', o);
+	}
 	fputs(",\"dict\":{", o);
 	for (i = 0; i < r->ndict; i++) {
 		if (i)

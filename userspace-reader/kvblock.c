@@ -115,6 +115,7 @@ static int parse_quoted(struct cursor *c, struct pkv_field *f)
 	if (!d)
 		return bad(c, "record too large to decode");
 	f->type = PKV_STRING;
+	f->quoted = true;
 	f->value.p = d;
 	for (;;) {
 		unsigned char ch;
@@ -160,6 +161,7 @@ static int parse_quoted(struct cursor *c, struct pkv_field *f)
 		}
 	}
 	f->value.n = o;
+	f->raw = f->value;
 	c->r->used -= (size_t)(c->end - c->p) - o;
 	p++;
 	/* The header's cut mark, then the separator. */
@@ -214,6 +216,7 @@ static int parse_field(struct cursor *c, struct pkv_field *f)
 		return bad(c, "byte not allowed in a bare value");
 	if (!f->value.n && c->p < c->end)
 		return bad(c, "empty value");
+	f->raw = f->value;
 	rc = type_bare(c, f);
 	return rc;
 }

@@ -23,7 +23,7 @@
 /* The longest record /dev/kmsg returns (CONSOLE_EXT_LOG_MAX). */
 #define PKV_RECORD_MAX	8192
 #define PKV_MAX_FIELDS	64
-#define PKV_MAX_DICT	32
+#define PKV_MAX_DICT	64	/* journald takes 64 (N_IOVEC_KERNEL_FIELDS) */
 
 /* A run of bytes inside a record's storage; not NUL-terminated. */
 struct pkv_span {
@@ -41,7 +41,9 @@ enum pkv_type {
 struct pkv_field {
 	struct pkv_span key;
 	struct pkv_span value;	/* decoded */
+	struct pkv_span raw;	/* a bare value as written (0x1f), else the decoded value */
 	enum pkv_type type;
+	bool quoted;
 	bool cut;		/* the header shortened this string ("...") */
 };
 
@@ -88,6 +90,15 @@ int pkv_record_parse(struct pkv_record *r, const char *raw, size_t len);
 
 /* Parse the field block of @r->text into r->fields (done by pkv_record_parse). */
 void pkv_block_parse(struct pkv_record *r);
+
+/*
+ * With CONFIG_PRINTK_KV_DICT the kernel repeats each field of the block as
+ * a dictionary line KEY=value (docs/FORMAT.md). Compare them with the
+ * fields parsed from the text: -1 when the record has no such line (an
+ * unpatched kernel, or no block), else the number of disagreements, with
+ * the keys of the first @max of them in @keys.
+ */
+int pkv_dict_compare(const struct pkv_record *r, struct pkv_span *keys, size_t max);
 
 /* Look up a field or a dictionary entry; NULL when absent. */
 const struct pkv_field *pkv_field_get(const struct pkv_record *r, const char *key);

@@ -7,6 +7,7 @@
  */
 #include "pkvkmsg.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -263,4 +264,66 @@ uint64_t pkv_seq_gap(struct pkv_seqtrack *t, uint64_t seq)
 		t->have_last = true;
 	}
 	return lost;
+}
+
+static bool is_device_key(struct pkv_span k)
+{
+	return span_is(k, "SUBSYSTEM") || span_is(k, "DEVICE");
+}
+
+/* Does dictionary key @d name field key @f (upper case of it)? */
+static bool dict_names(struct pkv_span d, struct pkv_span f)
+{
+	size_t i;
+
+	if (d.n != f.n)
+		return false;
+	for (i = 0; i < d.n; i++)
+		if (d.p[i] != toupper((unsigned char)f.p[i]))
+			return false;
+	return true;
+}
+
+int pkv_dict_compare(const struct pkv_record *r, struct pkv_span *keys, size_t max)
+{
+	size_t i, j, nkv = 0;
+	int bad = 0;
+
+	if (!r->structured)
+		return -1;
+	for (i = 0; i < r->ndict; i++)
+		nkv += !is_device_key(r->dict[i].key);
+	if (!nkv)
+		return -1;
+	/* Every field has its line with the same value ... */
+	for (i = 0; i < r->nfields; i++) {
+		const struct pkv_field *f = &r->fields[i];
+		const struct pkv_dict_entry *d = NULL;
+
+		if (span_is(f->key, "subsystem") || span_is(f->key, "device"))
+			continue;
+		for (j = 0; j < r->ndict && !d; j++)
+			if (dict_names(r->dict[j].key, f->key))
+				d = &r->dict[j];
+		if (d && d->value.n == f->raw.n && !memcmp(d->value.p, f->raw.p, f->raw.n))
+			continue;
+		if ((size_t)bad < max)
+			keys[bad] = f->key;
+		bad++;
+	}
+	/* ... and every line other than SUBSYSTEM and DEVICE has its field. */
+	for (j = 0; j < r->ndict; j++) {
+		bool found = false;
+
+		if (is_device_key(r->dict[j].key))
+			continue;
+		for (i = 0; i < r->nfields && !found; i++)
+			found = dict_names(r->dict[j].key, r->fields[i].key);
+		if (found)
+			continue;
+		if ((size_t)bad < max)
+			keys[bad] = r->dict[j].key;
+		bad++;
+	}
+	return bad;
 }

@@ -38,4 +38,12 @@ check "missing sequence numbers: session name, ids, LNS mode" "$L and .msg == \"
 	'.[0].fields | .session_name == "sess 4/8" and .tunnel == 4 and .session == 8 and .lns == false'
 check "l2tp records can be selected by field" "$L" \
 	'[.[] | select(.fields.tunnel == 4 and .fields.session == 7)] | length == 1'
+J=/tmp/l2tp-journal.json
+journal_query "$J" 1 _KERNEL_SUBSYS=l2tp _KERNEL_TUNNEL=4 _KERNEL_SESSION=99
+check_file "$J" "journalctl _KERNEL_TUNNEL=4 _KERNEL_SESSION=99: the no-session record only" 'true' \
+	'length == 1 and (.[0].MESSAGE | endswith("no session found, passing up")) and
+	 .[0]._KERNEL_TUNNEL_NAME == "tunl 4" and .[0].PRIORITY == "7"'
+journal_query "$J" 5 _KERNEL_MOD=l2tp_core PRIORITY=7
+check_file "$J" "journalctl _KERNEL_MOD=l2tp_core PRIORITY=7: the five debug records" 'true' \
+	'length == 5 and all(._KERNEL_SUBSYS == "l2tp" and ._KERNEL_TUNNEL == "4")'
 finish

@@ -133,6 +133,18 @@ static void test_dict(void **state)
 	parse_fails("6,1,2,-;t\n X1\n", 14, "no KEY=");
 	parse_fails("6,1,2,-;t\n =1\n", 14, "no KEY=");
 	parse_fails("6,1,2,-;t\n X=\\q\n", 16, "invalid escape in dictionary value");
+	{
+		/* As many lines as journald takes, and one more. */
+		char raw[2048];
+		size_t n = (size_t)snprintf(raw, sizeof(raw), "6,1,2,-;t\n");
+
+		for (int i = 0; i < PKV_MAX_DICT; i++)
+			n += (size_t)snprintf(raw + n, sizeof(raw) - n, " K%d=%d\n", i, i);
+		assert_int_equal(pkv_record_parse(&rec, raw, n), 0);
+		assert_int_equal(rec.ndict, 64);
+		n += (size_t)snprintf(raw + n, sizeof(raw) - n, " K64=64\n");
+		parse_fails(raw, n, "more than 64 dictionary lines");
+	}
 }
 
 static void test_block(void **state)
@@ -437,6 +449,30 @@ static void test_json_record(void **state)
 	free(buf);
 }
 
+static void test_dict_compare(void **state)
+{
+	struct pkv_span keys[4];
+	struct pkv_record *r;
+
+	(void)state;
+	/* No field line: an unpatched kernel. */
+	r = parse("6,1,2,-;p: [kv a=1] m\n SUBSYSTEM=net\n");
+	assert_int_equal(pkv_dict_compare(r, keys, 4), -1);
+	r = parse("6,1,2,-;plain\n A=1\n");
+	assert_int_equal(pkv_dict_compare(r, keys, 4), -1);
+	/* Agreement: bare values as written, strings decoded. */
+	r = parse("6,1,2,-;p: [kv a=0x1f s=\"x y\\x5c\"\" long_key=-EINVAL] m\n"
+		  " DEVICE=n1\n A=0x1f\n S=x y\"\n LONG_KEY=-EINVAL\n");
+	assert_true(r->structured);
+	assert_int_equal(pkv_dict_compare(r, keys, 4), 0);
+	/* A changed value, a missing line and an extra line: three reported. */
+	r = parse("6,1,2,-;p: [kv a=1 b=2] m\n A=2\n C=3\n");
+	assert_int_equal(pkv_dict_compare(r, keys, 4), 3);
+	span_is(keys[0], "a");
+	span_is(keys[1], "b");
+	span_is(keys[2], "C");
+}
+
 static void test_filters(void **state)
 {
 	struct filter f = { 0 };
@@ -502,6 +538,7 @@ int main(void)
 		cmocka_unit_test(test_seq_gap),
 		cmocka_unit_test(test_json_strings),
 		cmocka_unit_test(test_json_record),
+		cmocka_unit_test(test_dict_compare),
 		cmocka_unit_test(test_filters),
 	};
 

@@ -50,3 +50,16 @@ finish() {
 	echo "$PKV_SCENARIO: $pkv_checks checks, $pkv_failed failed"
 	[ "$pkv_failed" -eq 0 ]
 }
+
+# journal_query FILE COUNT MATCH...: journalctl -k -o json MATCH... into FILE,
+# waiting up to 20 s for journald to have imported at least COUNT entries.
+journal_query() {
+	local file=$1 count=$2 i
+	shift 2
+	for i in $(seq 40); do
+		journalctl -k -o json "$@" >"$file" 2>/dev/null
+		[ "$(wc -l <"$file")" -ge "$count" ] && return 0
+		sleep 0.5
+	done
+	return 0
+}
