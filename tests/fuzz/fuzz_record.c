@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * libFuzzer target: the reader on any bytes, as one record and as a
+ * stream through the input layer, with JSON written for every event.
+ * Sanitizers catch memory errors; the asserts catch broken invariants.
+ */
+#define _GNU_SOURCE
+#include <assert.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "pkvkmsg.h"
+
+static void check_record(const struct pkv_record *r)
+{
+	struct pkv_span keys[4];
+	size_t i;
+
+	assert(r->used <= sizeof(r->store));
+	assert(r->nfields <= PKV_MAX_FIELDS && r->ndict <= PKV_MAX_DICT);
+	if (!r->structured)
+		assert(r->nfields == 0 && r->msg.n == r->text.n);
+	else
+		assert(r->prefix.n + r->msg.n <= r->text.n);
+	for (i = 0; i < r->nfields; i++)
+		assert(r->fields[i].key.n >= 1 && r->fields[i].key.n <= 32);
+	pkv_dict_compare(r, keys, 4);
+}
+
+int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
+{
+	static struct pkv_record r;
+	static FILE *null;
+	struct pkv_json j;
+	struct pkv_input *in;
+	int fd;
+
+	if (!null)
+		null = fopen("/dev/null", "w");
+	j.out = null;
+	j.pretty = size & 1;
+	if (pkv_record_parse(&r, (const char *)data, size) == 0) {
+		check_record(&r);
+		pkv_json_record(&j, &r);
+	} else {
+		assert(r.why[0]);
+		pkv_json_malformed(&j, r.why, (const char *)data, size, size);
+	}
+	fd = memfd_create("fuzz", 0);
+	if (fd < 0 || write(fd, data, size) != (ssize_t)size || lseek(fd, 0, SEEK_SET))
+		abort();
+	in = pkv_input_new(fd, "fuzz", false, false);
+	for (;;) {
+		struct pkv_chunk c;
+
+		pkv_input_next(in, &c);
+		if (c.ev == PKV_EV_END || c.ev == PKV_EV_ERROR)
+			break;
+		assert(c.len <= PKV_RECORD_MAX && c.len <= c.total);
+		if (c.ev == PKV_EV_RECORD && pkv_record_parse(&r, c.raw, c.len) == 0) {
+			check_record(&r);
+			pkv_json_record(&j, &r);
+		}
+	}
+	pkv_input_free(in);
+	close(fd);
+	return 0;
+}
