@@ -1,15 +1,31 @@
-# ./pkv demo, in the guest: the converted code's records as JSON, then journalctl.
-echo "== kernel: $(uname -r)"
-for m in pkv_oot_demo test_printk_kv l2tp_core l2tp_eth mISDN_core; do
-	modprobe -q "$m" 2>/dev/null && echo "== loaded $m"
-done
-echo
-echo "== kmsg2json --structured-only (last 8 structured records)"
-kmsg2json --structured-only | tail -n 8 | jq -c '{seq, level, prefix, fields, msg}'
-echo
-echo "== one record in full: kmsg2json --structured-only --pretty --match mod=pkv_oot_demo"
-kmsg2json --structured-only --pretty --match mod=pkv_oot_demo | tail -n 40
-echo
-echo "== journalctl -k -o json | jq: kernel records of the last module loaded"
-journalctl -k -o json | jq -c 'select((.MESSAGE | type) == "string" and (.MESSAGE | contains("[kv mod=")))
-	| {seq: ._KERNEL_SEQNUM? , MESSAGE, SYSLOG_IDENTIFIER, PRIORITY}' | tail -n 5
+# ./pkv demo, in the guest: structured records of the converted code as JSON,
+# queries by field with kmsg2json, and journalctl answering by field.
+say() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+say "kernel $(uname -r), built from the series: $(cut -d' ' -f1-4 /proc/version)"
+modprobe test_printk_kv
+modprobe l2tp_netlink && modprobe l2tp_eth
+echo 'module l2tp_core +p' >/proc/dynamic_debug/control
+ip link set lo up
+ip l2tp add tunnel tunnel_id 4 peer_tunnel_id 4 encap udp local 127.0.0.1 remote 127.0.0.1 \
+	udp_sport 5000 udp_dport 5001
+ip l2tp add session tunnel_id 4 session_id 7 peer_session_id 7 peer_cookie 0a0b0c0d
+pkv-udpsend 127.0.0.1 5000 0003000000000063000000000000 5001	# unknown session 99
+pkv-udpsend 127.0.0.1 5000 00030000000000070eadbeef000000000000 5001	# wrong cookie
+sleep 1
+
+say "dmesg: what a person reads (an unchanged pr_info() gains the static fields)"
+dmesg | grep -E 'l2tp_core|test_printk_kv' | grep -E 'L2TP core|no session|cookie|hostile|tests passed' | cut -c1-190
+
+say "kmsg2json --structured-only --match subsys=l2tp: the same records as data"
+kmsg2json --structured-only --match subsys=l2tp | jq -c '{level, prefix, msg, fields}'
+
+say "kmsg2json --match test=hostile --pretty: a hostile string, exact, no forged field"
+kmsg2json --match test=hostile --pretty | jq '{fields, dict_agrees}'
+
+say "journalctl -k _KERNEL_TUNNEL=4 _KERNEL_SESSION=7: journald indexes the fields"
+journalctl -k -o json _KERNEL_TUNNEL=4 _KERNEL_SESSION=7 |
+	jq -c '{MESSAGE, _KERNEL_MOD, _KERNEL_SRC, _KERNEL_COOKIE_LEN, PRIORITY}'
+
+say "journalctl -k -o json | jq: structured kernel records per module"
+journalctl -k -o json | jq -s -c '[.[] | select(._KERNEL_MOD != null)] | group_by(._KERNEL_MOD)
+	| map({mod: .[0]._KERNEL_MOD, records: length})'
