@@ -59,6 +59,8 @@ write_env() {
 	{
 		printf 'PKV_KERNEL_RELEASE=%s\n' "$(cat "$PKV_CACHE/linux-build/.pkv-release" 2>/dev/null)"
 		printf 'PKV_KERNEL_BUILD_HOST=%s\n' "$(cat "$PKV_CACHE/linux-build/.pkv-build-host" 2>/dev/null)"
+		# Settings for guest scripts (./pkv bench) pass through.
+		env | grep '^PKV_BENCH_[A-Z_]*=' || true
 	} >"$in/env"
 }
 

@@ -37,7 +37,7 @@ rootfs_base() {
 # Files of the reader build that go into the guest, one per line.
 reader_files() {
 	local f
-	for f in kmsg2json pkv-udpsend; do
+	for f in kmsg2json pkv-udpsend pkv-kmsgraw; do
 		[ -x "$READER_BIN/$f" ] && echo "$READER_BIN/$f"
 	done
 }

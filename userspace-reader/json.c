@@ -4,11 +4,23 @@
  * written as arrays of byte values, as journalctl -o json writes binary
  * fields, so every output line is valid JSON and every byte survives.
  */
+#define _GNU_SOURCE	/* fwrite_unlocked, fputs_unlocked: one writer per FILE */
 #include "pkvkmsg.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Decimal digits of @v, without printf's format parsing (the hot path). */
+static void put_u64(FILE *out, uint64_t v)
+{
+	char buf[20], *p = buf + sizeof(buf);
+
+	do
+		*--p = (char)('0' + v % 10);
+	while (v /= 10);
+	fwrite_unlocked(p, 1, (size_t)(buf + sizeof(buf) - p), out);
+}
 
 /* Length of the valid UTF-8 sequence at p (RFC 3629), or 0. */
 static size_t utf8_seq(const unsigned char *p, size_t n)
@@ -44,9 +56,27 @@ static size_t utf8_seq(const unsigned char *p, size_t n)
 	return len;
 }
 
+/* No byte >= 0x80: eight bytes at a time, since most text is ASCII. */
+static bool ascii_only(const unsigned char *p, size_t n)
+{
+	uint64_t acc = 0, w;
+	size_t i = 0;
+
+	for (; i + 8 <= n; i += 8) {
+		memcpy(&w, p + i, 8);
+		acc |= w;
+	}
+	for (; i < n; i++)
+		acc |= p[i];
+	return !(acc & 0x8080808080808080ull);
+}
+
 static bool utf8_valid(const unsigned char *p, size_t n)
 {
 	size_t i = 0;
+
+	if (ascii_only(p, n))
+		return true;
 
 	while (i < n) {
 		size_t l;
@@ -63,6 +93,11 @@ static bool utf8_valid(const unsigned char *p, size_t n)
 	return true;
 }
 
+/* Bytes a JSON string must escape: controls, '"', '\\', and DEL for readability. */
+static const unsigned char json_escape[256] = {
+	[0 ... 0x1f] = 1, ['"'] = 1, ['\\'] = 1, [0x7f] = 1,
+};
+
 void pkv_json_string(FILE *out, const char *s, size_t n)
 {
 	static const char hex[] = "0123456789abcdef";
@@ -71,8 +106,11 @@ void pkv_json_string(FILE *out, const char *s, size_t n)
 
 	if (!utf8_valid(p, n)) {
 		putc_unlocked('[', out);
-		for (i = 0; i < n; i++)
-			fprintf(out, i ? ",%u" : "%u", p[i]);
+		for (i = 0; i < n; i++) {
+			if (i)
+				putc_unlocked(',', out);
+			put_u64(out, p[i]);
+		}
 		putc_unlocked(']', out);
 		return;
 	}
@@ -80,9 +118,9 @@ void pkv_json_string(FILE *out, const char *s, size_t n)
 	for (i = 0; i < n; i++) {
 		unsigned char c = p[i];
 
-		if (c >= 0x20 && c != '"' && c != '\\' && c != 0x7f)
+		if (!json_escape[c])
 			continue;
-		fwrite(s + run, 1, i - run, out);
+		fwrite_unlocked(s + run, 1, i - run, out);
 		run = i + 1;
 		putc_unlocked('\\', out);
 		switch (c) {
@@ -100,12 +138,12 @@ void pkv_json_string(FILE *out, const char *s, size_t n)
 			putc_unlocked('r', out);
 			break;
 		default:
-			fputs("u00", out);
+			fputs_unlocked("u00", out);
 			putc_unlocked(hex[c >> 4], out);
 			putc_unlocked(hex[c & 0xf], out);
 		}
 	}
-	fwrite(s + run, 1, n - run, out);
+	fwrite_unlocked(s + run, 1, n - run, out);
 	putc_unlocked('"', out);
 }
 
@@ -119,18 +157,25 @@ static void write_record(FILE *o, const struct pkv_record *r)
 	size_t i;
 	bool any = false;
 
-	fprintf(o, "{\"seq\":%" PRIu64 ",\"ts_usec\":%" PRIu64
-		",\"facility\":%u,\"level\":%u,\"cont\":%s",
-		r->seq, r->ts_usec, r->facility, r->level, r->cont ? "true" : "false");
+	fputs_unlocked("{\"seq\":", o);
+	put_u64(o, r->seq);
+	fputs_unlocked(",\"ts_usec\":", o);
+	put_u64(o, r->ts_usec);
+	fputs_unlocked(",\"facility\":", o);
+	put_u64(o, r->facility);
+	fputs_unlocked(",\"level\":", o);
+	put_u64(o, r->level);
+	fputs_unlocked(r->cont ? ",\"cont\":true" : ",\"cont\":false", o);
 	if (r->caller.n) {
-		fputs(",\"caller\":", o);
+		fputs_unlocked(",\"caller\":", o);
 		span(o, r->caller);
 	}
-	fprintf(o, ",\"structured\":%s,\"prefix\":", r->structured ? "true" : "false");
+	fputs_unlocked(r->structured ? ",\"structured\":true,\"prefix\":" :
+		       ",\"structured\":false,\"prefix\":", o);
 	span(o, r->prefix);
-	fputs(",\"msg\":", o);
+	fputs_unlocked(",\"msg\":", o);
 	span(o, r->msg);
-	fputs(",\"fields\":{", o);
+	fputs_unlocked(",\"fields\":{", o);
 	for (i = 0; i < r->nfields; i++) {
 		const struct pkv_field *f = &r->fields[i];
 
@@ -141,22 +186,22 @@ static void write_record(FILE *o, const struct pkv_record *r)
 		if (f->type == PKV_STRING)
 			span(o, f->value);
 		else
-			fwrite(f->value.p, 1, f->value.n, o);
+			fwrite_unlocked(f->value.p, 1, f->value.n, o);
 	}
 	putc_unlocked('}', o);
 	for (i = 0; i < r->nfields; i++) {
 		if (!r->fields[i].cut)
 			continue;
-		fputs(any ? "," : ",\"cut\":[", o);
+		fputs_unlocked(any ? "," : ",\"cut\":[", o);
 		span(o, r->fields[i].key);
 		any = true;
 	}
 	if (any)
 		putc_unlocked(']', o);
 	if (r->truncated)
-		fputs(",\"truncated\":true", o);
+		fputs_unlocked(",\"truncated\":true", o);
 	if (r->kv_error) {
-		fputs(",\"kv_error\":", o);
+		fputs_unlocked(",\"kv_error\":", o);
 		pkv_json_string(o, r->kv_error, strlen(r->kv_error));
 	}
 	{
@@ -164,15 +209,15 @@ static void write_record(FILE *o, const struct pkv_record *r)
 		int bad = pkv_dict_compare(r, keys, 8);
 
 		if (bad >= 0)
-			fprintf(o, ",\"dict_agrees\":%s", bad ? "false" : "true");
+			fputs_unlocked(bad ? ",\"dict_agrees\":false" : ",\"dict_agrees\":true", o);
 		for (int k = 0; k < bad && k < 8; k++) {
-			fputs(k ? "," : ",\"dict_mismatch\":[", o);
+			fputs_unlocked(k ? "," : ",\"dict_mismatch\":[", o);
 			span(o, keys[k]);
 		}
 		if (bad > 0)
 			putc_unlocked(']', o);
 	}
-	fputs(",\"dict\":{", o);
+	fputs_unlocked(",\"dict\":{", o);
 	for (i = 0; i < r->ndict; i++) {
 		if (i)
 			putc_unlocked(',', o);
@@ -180,7 +225,7 @@ static void write_record(FILE *o, const struct pkv_record *r)
 		putc_unlocked(':', o);
 		span(o, r->dict[i].value);
 	}
-	fputs("},\"text\":", o);
+	fputs_unlocked("},\"text\":", o);
 	span(o, r->text);
 	putc_unlocked('}', o);
 }

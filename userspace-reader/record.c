@@ -39,15 +39,19 @@ static int hexval(unsigned char c)
 
 long pkv_unescape_kmsg(char *dst, const char *src, size_t n, size_t *bad)
 {
-	size_t i, o = 0;
+	size_t i = 0, o = 0;
 
-	for (i = 0; i < n; i++) {
+	while (i < n) {
+		const char *bs = memchr(src + i, '\\', n - i);
+		size_t run = bs ? (size_t)(bs - (src + i)) : n - i;
 		int hi, lo;
 
-		if (src[i] != '\\') {
-			dst[o++] = src[i];
-			continue;
-		}
+		/* Runs without escapes are most of every record: copy them whole. */
+		memcpy(dst + o, src + i, run);
+		o += run;
+		i += run;
+		if (i == n)
+			break;
 		if (n - i < 4) {
 			*bad = i;
 			return -1;
@@ -59,7 +63,7 @@ long pkv_unescape_kmsg(char *dst, const char *src, size_t n, size_t *bad)
 			return -1;
 		}
 		dst[o++] = (char)(hi << 4 | lo);
-		i += 3;
+		i += 4;
 	}
 	return (long)o;
 }
