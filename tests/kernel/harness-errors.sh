@@ -65,9 +65,11 @@ grep -q "this tree does not build" "$tmp/out" && echo "ok   the build error itse
 	{ echo "FAIL the compiler's error line is not shown"; fail=1; }
 unset PKV_KERNEL_TARBALL PKV_CACHE
 
-printf 'echo started\nsleep 100000\n' >"$tmp/slow.sh"
+printf 'echo "kv_console_plain=$(cat /sys/module/printk/parameters/kv_console_plain)"\nsleep 100000\n' >"$tmp/slow.sh"
 expect "a script over its time limit is killed, the guest goes on" "=== slow.sh: exit 124" \
 	bash "$top/qemu-images/boot.sh" run --timeout 50 "$tmp/slow.sh"
+grep -q '^kv_console_plain=N$' "$tmp/out" && echo "ok   printk.kv_console_plain is off by default" ||
+	{ echo "FAIL printk.kv_console_plain is not N without the boot parameter"; fail=1; }
 # Freeze the guest's runner: nothing will reboot the guest.
 printf 'kill -STOP $(pgrep -f pkv-runner)\n' >"$tmp/hang.sh"
 expect "a guest that never finishes" "did not finish within 40s" \

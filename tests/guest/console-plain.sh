@@ -1,0 +1,25 @@
+#!/bin/sh
+# console-plain.sh CONSOLE.LOG: the shared boot ran with printk.kv_console_plain=1,
+# so its serial console shows structured records without their field block
+# (the scenarios checked that /dev/kmsg and the journal have the block).
+log=$1
+[ -s "$log" ] || { echo "FAIL no console log at $log"; exit 1; }
+fail=0
+tr -d '\r' <"$log" >"$log.txt"
+if grep -a -q '\[kv ' "$log.txt"; then
+	echo "FAIL console lines with a field block:"
+	grep -a '\[kv ' "$log.txt" | head -5
+	fail=1
+fi
+for want in 'test_printk_kv: all 11 tests passed' 'test_printk_kv: hostile strings' \
+	'l2tp_core: L2TP core driver, V2.0'; do
+	if grep -a -q "\] $want\$" "$log.txt"; then
+		echo "ok   console: '$want'"
+	else
+		echo "FAIL console has no line ending in '$want'"
+		fail=1
+	fi
+done
+grep -a -q 'printk.kv_console_plain=1' "$log.txt" || { echo "FAIL the boot did not have printk.kv_console_plain=1"; fail=1; }
+rm -f "$log.txt"
+exit $fail
