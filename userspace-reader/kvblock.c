@@ -10,7 +10,7 @@
  * field counts only once the byte after it (SP or ']') has been seen, so a
  * block that printk cut yields the fields before the cut and no invented one.
  */
-#include "pkvkmsg.h"
+#include "internal.h"
 
 #include <string.h>
 
@@ -29,6 +29,7 @@ static bool bare_char(unsigned char c)
 	       c == '/' || c == '+' || c == '-';
 }
 
+/* The format's own \\xNN and 0x numbers are lowercase only (FORMAT.md). */
 static int xdigit(unsigned char c)
 {
 	if (c >= '0' && c <= '9')
@@ -36,17 +37,6 @@ static int xdigit(unsigned char c)
 	if (c >= 'a' && c <= 'f')
 		return c - 'a' + 10;
 	return -1;
-}
-
-static char *take(struct pkv_record *r, size_t n)
-{
-	char *p;
-
-	if (n > sizeof(r->store) - r->used)
-		return NULL;
-	p = r->store + r->used;
-	r->used += n;
-	return p;
 }
 
 static int bad(struct cursor *c, const char *why)
@@ -95,7 +85,7 @@ static int type_bare(struct cursor *c, struct pkv_field *f)
 				return BLOCK_OK;	/* a bare string such as 0xzz */
 			v = v << 4 | (unsigned int)xdigit(p[i]);
 		}
-		d = take(c->r, 21);
+		d = pkv_take(c->r, 21);
 		if (!d)
 			return bad(c, "record too large to decode");
 		f->value.p = d;
@@ -109,7 +99,7 @@ static int type_bare(struct cursor *c, struct pkv_field *f)
 static int parse_quoted(struct cursor *c, struct pkv_field *f)
 {
 	const char *p = c->p + 1;
-	char *d = take(c->r, (size_t)(c->end - c->p));
+	char *d = pkv_take(c->r, (size_t)(c->end - c->p));
 	size_t o = 0;
 
 	if (!d)

@@ -5,7 +5,7 @@
  * The kernel writes bytes < 0x20, >= 0x7f and '\' of text and values as
  * \xNN; nothing else is escaped, so every other backslash is an error.
  */
-#include "pkvkmsg.h"
+#include "internal.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -26,6 +26,7 @@ static int fail(struct pkv_record *r, const char *fmt, ...)
 	return -1;
 }
 
+/* /dev/kmsg writes \\xNN in lowercase; either case is read. */
 static int hexval(unsigned char c)
 {
 	if (c >= '0' && c <= '9')
@@ -88,22 +89,11 @@ static const char *parse_u64(const char *p, const char *end, uint64_t *v)
 	return p;
 }
 
-static char *store(struct pkv_record *r, size_t n)
-{
-	char *p;
-
-	if (n > sizeof(r->store) - r->used)
-		return NULL;
-	p = r->store + r->used;
-	r->used += n;
-	return p;
-}
-
 /* Decode [p, p + n) into the record's storage. */
 static int decode(struct pkv_record *r, const char *p, size_t n,
 		  struct pkv_span *out, const char *what, size_t base)
 {
-	char *dst = store(r, n);
+	char *dst = pkv_take(r, n);
 	size_t bad;
 	long len;
 

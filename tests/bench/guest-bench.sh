@@ -25,7 +25,9 @@ for i in $(seq "$reps"); do
 	t=$(date +%s%N); pkv-kmsgraw >/dev/null; d=$(ms "$t")
 	printf '%s\t%s\t%s\t%s\n' "$a" "$b" "$c" "$d" >>"$PKV_OUT/drain.tsv"
 done
-printf '{"records": %s, "journal_entries": %s}\n' "$records" "$jrecords" >"$PKV_OUT/drain.json"
+bursts=$(kmsg2json --match test=burst | wc -l)
+printf '{"records": %s, "journal_entries": %s, "burst_records": %s, "log_buf": "%s"}\n' "$records" "$jrecords" \
+	"$bursts" "$(dmesg | grep -m1 'log buffer data' | sed 's/.*] //')" >"$PKV_OUT/drain.json"
 # The buffer itself, for the file replay on the host.
 dd if=/dev/kmsg iflag=nonblock bs=8192 of="$PKV_OUT/buffer.kmsg" 2>/dev/null
 
@@ -33,11 +35,13 @@ dd if=/dev/kmsg iflag=nonblock bs=8192 of="$PKV_OUT/buffer.kmsg" 2>/dev/null
 # is stopped so that it does not compete with what is timed.
 systemctl stop systemd-journald.socket systemd-journald-dev-log.socket \
 	systemd-journald-audit.socket systemd-journald.service 2>/dev/null
+: >"$PKV_OUT/kernel.json"
 for i in $(seq "$reps"); do
 	echo "bench ${PKV_BENCH_KERNEL:-100000}" >"$run"
+	kmsg2json --match test=bench --match prefix=test_printk_kv | tail -n 3 >>"$PKV_OUT/kernel.json"
 done
-kmsg2json --match test=bench --match prefix=test_printk_kv >"$PKV_OUT/kernel.json"
-# Text lengths of one record of each kind, for the bytes-per-record table.
+# Text lengths of one record of each kind (values 0), for the bytes-per-record table.
+echo "bench 1" >"$run"
 kmsg2json | jq -c 'select((.text | type) == "string") | select(.msg == "bench" or (.text | test("^test_printk_kv: bench a=")))
 	| {kv: .structured, len: (.text | utf8bytelength),
 	   n: (if .structured then (.fields | length) - 3 else ([.text | scan("=")] | length) end)}' |
