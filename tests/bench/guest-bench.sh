@@ -42,7 +42,9 @@ for i in $(seq "$reps"); do
 done
 # Text lengths of one record of each kind (values 0), for the bytes-per-record table.
 echo "bench 1" >"$run"
-kmsg2json | jq -c 'select((.text | type) == "string") | select(.msg == "bench" or (.text | test("^test_printk_kv: bench a=")))
+kmsg2json | jq -c 'select((.text | type) == "string")
+	| select((.msg == "bench" and ([.fields[] | numbers] | all(. == 0)))
+	         or (.text | test("^test_printk_kv: bench( [a-h]=0)+$")))
 	| {kv: .structured, len: (.text | utf8bytelength),
 	   n: (if .structured then (.fields | length) - 3 else ([.text | scan("=")] | length) end)}' |
 	jq -s -c 'unique_by([.kv, .n])' >"$PKV_OUT/lengths.json"
