@@ -1,6 +1,6 @@
 # ./pkv demo, in the guest: structured records of the converted code as JSON,
 # queries by field with kmsg2json, and journalctl answering by field.
-say() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+say() { printf '\n== %s\n' "$*"; }
 say "kernel $(uname -r), built from the series: $(cut -d' ' -f1-4 /proc/version)"
 modprobe test_printk_kv
 modprobe l2tp_netlink && modprobe l2tp_eth
