@@ -65,9 +65,22 @@ grep -q "this tree does not build" "$tmp/out" && echo "ok   the build error itse
 	{ echo "FAIL the compiler's error line is not shown"; fail=1; }
 unset PKV_KERNEL_TARBALL PKV_CACHE
 
-printf 'echo "kv_console_plain=$(cat /sys/module/printk/parameters/kv_console_plain)"\nsleep 100000\n' >"$tmp/slow.sh"
+cat >"$tmp/slow.sh" <<'EOM'
+echo "kv_console_plain=$(cat /sys/module/printk/parameters/kv_console_plain)"
+printf 'written in the guest by %s\n' "$(uname -r)" >"$PKV_OUT/hello.txt"
+mkdir -p "$PKV_OUT/sub" && echo nested >"$PKV_OUT/sub/file"
+sleep 100000
+EOM
 expect "a script over its time limit is killed, the guest goes on" "=== slow.sh: exit 124" \
-	bash "$top/qemu-images/boot.sh" run --timeout 50 "$tmp/slow.sh"
+	bash "$top/qemu-images/boot.sh" run --out "$tmp/runout" --timeout 50 "$tmp/slow.sh"
+if grep -q "^written in the guest by .*-pkv$" "$tmp/runout/slow.sh/hello.txt" 2>/dev/null &&
+	[ "$(cat "$tmp/runout/slow.sh/sub/file" 2>/dev/null)" = nested ]; then
+	echo "ok   files under \$PKV_OUT came back to --out DIR/slow.sh/ (even from a killed script)"
+else
+	echo "FAIL files written under \$PKV_OUT did not come back to --out DIR:"
+	ls -R "$tmp/runout" 2>&1 | head
+	fail=1
+fi
 grep -q '^kv_console_plain=N$' "$tmp/out" && echo "ok   printk.kv_console_plain is off by default" ||
 	{ echo "FAIL printk.kv_console_plain is not N without the boot parameter"; fail=1; }
 # Freeze the guest's runner: nothing will reboot the guest.
