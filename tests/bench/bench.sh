@@ -139,7 +139,7 @@ A $mb MB capture (the drained buffer, repeated).
 | same parser, jansson objects (pkv-json-jansson) | $jansson_ms | $(mbps "$jansson_ms") | ${r_jansson}x kmsg2json |
 
 cat streams the page cache at memory speed; kmsg2json decodes every record, parses its
-block and writes an object several times the size of its input ($(awk -v o="$k2j_out_mb" -v i="$mb" 'BEGIN { printf "%.1f", o / i }')x here), so its
+block and writes an object larger than its input ($(awk -v o="$k2j_out_mb" -v i="$mb" 'BEGIN { printf "%.1f", o / i }')x here), so its
 ratio to cat measures JSON output against a copy. The streaming writer was kept because
 jansson, measured in the same run, is ${r_jansson}x slower.
 
