@@ -29,11 +29,10 @@ struct pkv_input {
 	char head[PKV_RECORD_MAX];
 };
 
-struct pkv_input *pkv_input_new(int fd, const char *name, bool device, bool follow)
+struct pkv_input *pkv_input_new(int fd, bool device, bool follow)
 {
 	struct pkv_input *in = calloc(1, sizeof(*in));
 
-	(void)name;
 	if (!in)
 		return NULL;
 	in->fd = fd;

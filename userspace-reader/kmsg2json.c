@@ -170,7 +170,7 @@ int main(int argc, char **argv)
 	if (fd < 0)
 		return EXIT_USAGE;
 	r = malloc(sizeof(*r));
-	in = pkv_input_new(fd, name, device, o.follow);
+	in = pkv_input_new(fd, device, o.follow);
 	if (!r || !in) {
 		fprintf(stderr, "kmsg2json: out of memory\n");
 		return EXIT_USAGE;

@@ -133,10 +133,10 @@ struct pkv_input;
 
 /*
  * Read records from @fd. @device: the fd is /dev/kmsg (one record per read;
- * without @follow, stop at EAGAIN); otherwise a stream of records. @name is
- * used in messages. Returns NULL with errno set on allocation failure.
+ * without @follow, stop at EAGAIN); otherwise a stream of records. Returns
+ * NULL with errno set on allocation failure; read errors come as events.
  */
-struct pkv_input *pkv_input_new(int fd, const char *name, bool device, bool follow);
+struct pkv_input *pkv_input_new(int fd, bool device, bool follow);
 void pkv_input_free(struct pkv_input *in);
 /* Fill @c with the next event; the bytes stay valid until the next call. */
 void pkv_input_next(struct pkv_input *in, struct pkv_chunk *c);

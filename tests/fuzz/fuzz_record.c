@@ -52,7 +52,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	fd = memfd_create("fuzz", 0);
 	if (fd < 0 || write(fd, data, size) != (ssize_t)size || lseek(fd, 0, SEEK_SET))
 		abort();
-	in = pkv_input_new(fd, "fuzz", false, false);
+	in = pkv_input_new(fd, false, false);
 	for (;;) {
 		struct pkv_chunk c;
 

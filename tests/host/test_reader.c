@@ -320,7 +320,7 @@ static void collect(const char *data, size_t len, struct collected *c)
 	unlink(path);
 	assert_int_equal(write(fd, data, len), (ssize_t)len);
 	lseek(fd, 0, SEEK_SET);
-	in = pkv_input_new(fd, "test", false, false);
+	in = pkv_input_new(fd, false, false);
 	assert_non_null(in);
 	memset(c, 0, sizeof(*c));
 	for (;;) {

@@ -36,7 +36,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: pkv-json-jansson FILE\n");
 		return 2;
 	}
-	in = pkv_input_new(fd, argv[1], false, false);
+	in = pkv_input_new(fd, false, false);
 	for (;;) {
 		struct pkv_chunk c;
 		json_t *o, *f, *d;
