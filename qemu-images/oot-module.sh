@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Build tests/oot-module against the pristine tree (no printk_kv.h in it) with
-# only -I include-prototype, and add the module to the guest's module tree.
+# only -I include-prototype, and the guest fixtures (tests/guest/fixtures)
+# against the patched tree; add both to the guest's module tree.
 set -u
 . "$(dirname "$0")/lib.sh"
 eval "$(bash "$PKV_TOP/qemu-images/kernel.sh" vars)"
@@ -18,3 +19,11 @@ rel=$(cat "$OUT_DIR/.pkv-release")
 [ -d "$MOD_DIR/lib/modules/$rel" ] || pkv_die "$MOD_DIR/lib/modules/$rel: build the kernel first"
 mkdir -p "$MOD_DIR/lib/modules/$rel/extra"
 install -m 0644 "$work/pkv_oot_demo.ko" "$MOD_DIR/lib/modules/$rel/extra/"
+
+fix=$PKV_CACHE/guest-fixtures
+rm -rf "$fix"
+mkdir -p "$fix"
+cp "$PKV_TOP"/tests/guest/fixtures/* "$fix/"
+make -s -C "$SRC_DIR" O="$OUT_DIR" LOCALVERSION= M="$fix" modules >"$fix/build.log" 2>&1 ||
+	{ cat "$fix/build.log" >&2; pkv_die "build of tests/guest/fixtures against $OUT_DIR failed"; }
+install -m 0644 "$fix"/*.ko "$MOD_DIR/lib/modules/$rel/extra/"

@@ -292,6 +292,33 @@ static noinline __maybe_unused const char *__pkv_err(char *buf, int err)
 	return buf;
 }
 
+/* Bytes of one optional field: space, key, '=', and a u64 or an errno. */
+#define PKV_OPT_MAX	(1 + 32 + 1 + PKV_ERR_MAX)
+
+/*
+ * Render " key=value" into @buf (PKV_OPT_MAX bytes), or nothing for a zero
+ * @v: the whole field, key included, is absent when its value is unknown.
+ */
+static noinline __maybe_unused const char *__pkv_u64_nz(char *buf,
+							const char *key, u64 v)
+{
+	if (!v)
+		return "";
+	snprintf(buf, PKV_OPT_MAX, " %s=%llu", key, v);
+	return buf;
+}
+
+static noinline __maybe_unused const char *__pkv_err_nz(char *buf,
+							const char *key, int err)
+{
+	char val[PKV_ERR_MAX];
+
+	if (!err)
+		return "";
+	snprintf(buf, PKV_OPT_MAX, " %s=%s", key, __pkv_err(val, err));
+	return buf;
+}
+
 /**
  * KV_U32 - an unsigned 32-bit field, in decimal
  * @key: field name, [a-z][a-z0-9_]*
@@ -351,6 +378,25 @@ static noinline __maybe_unused const char *__pkv_err(char *buf, int err)
 #define KV_ERR(key, err)						\
 	(key, " " #key "=%s", __pkv_err((char [PKV_ERR_MAX]) { 0 }, (err)))
 
+/**
+ * KV_U64_NZ - an unsigned 64-bit field, present only when non-zero
+ * @key: field name
+ * @v: value, converted to u64; 0 means unknown, as an inode or block
+ *	number of 0 does in ext4, and leaves the field out
+ *
+ * The field is rendered into the calling block (PKV_OPT_MAX bytes of
+ * stack) and printed through "%s", so printk index shows "%s" in its place.
+ */
+#define KV_U64_NZ(key, v)						\
+	(key, "%s", __pkv_u64_nz((char [PKV_OPT_MAX]) { 0 }, #key, (v)))
+/**
+ * KV_ERR_NZ - an errno field, present only when non-zero
+ * @key: field name
+ * @err: int, a negative errno; 0 leaves the field out
+ */
+#define KV_ERR_NZ(key, err)						\
+	(key, "%s", __pkv_err_nz((char [PKV_OPT_MAX]) { 0 }, #key, (err)))
+
 /* One call: the key checks, then one emit() of the whole format. */
 #define __PKV_CALL(emit, lvl, msg, ...)					\
 do {									\
@@ -407,6 +453,27 @@ do {									\
 	__PKV_CALL(printk_ratelimited, KERN_NOTICE, msg, __VA_ARGS__)
 #define pr_info_kv_ratelimited(msg, ...)				\
 	__PKV_CALL(printk_ratelimited, KERN_INFO, msg, __VA_ARGS__)
+
+/**
+ * printk_kv_vaf - print a record with typed fields and a caller's message
+ * @kern: the level: a KERN_* literal, or a string holding one at run time
+ * @msg: a string literal put before the message, "" for none
+ * @vaf: struct va_format * of the message, printed with %pV
+ * @...: one to eleven KV_*() items
+ *
+ * For the helpers through which a subsystem logs for its callers, as
+ * ext4's __ext4_error() does: the block carries the helper's fields, the
+ * text after the block is @msg followed by the caller's formatted message.
+ * The level is formatted into the text, where printk() finds it, so it may
+ * be chosen at run time; printk index lists such a format at level "%s".
+ */
+#define printk_kv_vaf(kern, msg, vaf, ...)				\
+do {									\
+	__PKV_PREFIX_CHECK;						\
+	(void)__PKV_CHECKS(__VA_ARGS__);				\
+	__PKV_EMIT_AFTER(printk, "%s" __PKV_OPEN, "\n", (kern),		\
+			 __VA_ARGS__, (, "] " msg "%pV", (vaf)));	\
+} while (0)
 
 /*
  * pr_debug_kv() and its _once and _ratelimited forms follow pr_debug() and

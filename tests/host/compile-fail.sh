@@ -61,5 +61,11 @@ case_ debug-compiled-out-still-checked "format" 'pr_debug_kv("m", KV_U32(n, i))'
 case_ dev-dbg-compiled-out-still-checked "format" \
 	'dev_dbg_kv((struct device *)0, "m", KV_U32(n, i))' 'dev_dbg_kv((struct device *)0, "m", KV_U32(n, u64v))'
 
+# printk_kv_vaf(): its items and its literal are checked as pr_*_kv()'s are.
+case_ vaf-key-reserved "printk_kv: key" 'printk_kv_vaf(s, "e: ", (struct va_format *)0, KV_U32(devno, i))' \
+	'printk_kv_vaf(s, "e: ", (struct va_format *)0, KV_U32(dev, i))'
+case_ vaf-msg-conversion "format" 'printk_kv_vaf(s, "100%% ", (struct va_format *)0, KV_U32(n, i))' \
+	'printk_kv_vaf(s, "%d ", (struct va_format *)0, KV_U32(n, i))'
+
 echo "compile-fail: $pass passed, $fail failed"
 [ $fail -eq 0 ]

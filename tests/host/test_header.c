@@ -92,6 +92,26 @@ static void test_every_type(void **state)
 	expect_text(0, 4, want);
 }
 
+static void test_optional_fields(void **state)
+{
+	char want[512];
+	int l;
+
+	(void)state;
+	shim_reset();
+	l = __LINE__; pr_err_kv("opt", KV_U32(a, 1), KV_U64_NZ(ino, 0), KV_ERR_NZ(err, 0), KV_U32(z, 2));
+	pr_err_kv("opt", KV_U32(a, 1), KV_U64_NZ(ino, 18446744073709551615ull), KV_ERR_NZ(err, -117),
+		  KV_U32(z, 2));
+	pr_err_kv("opt", KV_U64_NZ(a_very_long_key_of_32_bytes_xyzw, 1), KV_ERR_NZ(e, -4095),
+		  KV_ERR_NZ(f, 4096));
+	LINE_TEXT(want, l, " a=1 z=2] opt");
+	expect_text(0, 3, want);
+	LINE_TEXT(want, l + 1, " a=1 ino=18446744073709551615 err=-EUCLEAN z=2] opt");
+	expect_text(1, 3, want);
+	LINE_TEXT(want, l + 3, " a_very_long_key_of_32_bytes_xyzw=1 e=-4095 f=4096] opt");
+	expect_text(2, 3, want);
+}
+
 static void test_errno_rendering(void **state)
 {
 	char want[256];
@@ -330,6 +350,65 @@ static void test_parse_back(void **state)
 	assert_int_equal(r->nfields, 9);
 }
 
+/* Helpers in the shape of ext4's __ext4_error(): the caller's message through %pV. */
+static int vaf_line;
+
+static __printf(4, 5) void vaf_helper(const char *kern, const char *fs, unsigned int line,
+				      const char *fmt, ...)
+{
+	struct va_format vaf;
+	va_list args;
+
+	va_start(args, fmt);
+	vaf.fmt = fmt;
+	vaf.va = &args;
+	vaf_line = __LINE__; printk_kv_vaf(kern, "error: ", &vaf, KV_STR(fs, fs), KV_U32(line, line));
+	va_end(args);
+}
+
+static __printf(1, 2) void vaf_eleven(const char *fmt, ...)
+{
+	struct va_format vaf;
+	va_list args;
+
+	va_start(args, fmt);
+	vaf.fmt = fmt;
+	vaf.va = &args;
+	vaf_line = __LINE__; printk_kv_vaf(KERN_ERR, "", &vaf, KV_U32(f1, 1), KV_U32(f2, 2),
+					   KV_U32(f3, 3), KV_U32(f4, 4), KV_U32(f5, 5),
+					   KV_U32(f6, 6), KV_U32(f7, 7), KV_U32(f8, 8),
+					   KV_U32(f9, 9), KV_U32(f10, 10), KV_U32(f11, 11));
+	va_end(args);
+}
+
+static void test_vaf(void **state)
+{
+	struct pkv_record *r;
+	char want[512];
+
+	(void)state;
+	shim_reset();
+	vaf_helper(KERN_CRIT, "vda", 42, "bad %s %d", "x] y=\"1\"", 7);
+	LINE_TEXT(want, vaf_line, " fs=\"vda\" line=42] error: bad x] y=\"1\" 7");
+	expect_text(0, 2, want);
+	/* The level may come at run time, or not at all (printk's default). */
+	vaf_helper(KERN_DEBUG, "vdb", 1, "%s", "");
+	LINE_TEXT(want, vaf_line, " fs=\"vdb\" line=1] error: ");
+	expect_text(1, 7, want);
+	vaf_helper("", "v]dc", 2, "k=v");
+	assert_int_equal(shim_log[2].level, LOGLEVEL_INFO);
+	/* The message after the block adds no field: fields come from the block only. */
+	r = parse_last();
+	assert_true(r->structured);
+	expect_field(r, "fs", PKV_STRING, "v]dc", 4);
+	assert_null(pkv_field_get(r, "k"));
+	assert_int_equal(r->nfields, 4);
+	vaf_eleven("%d%%", 100);
+	LINE_TEXT(want, vaf_line, " f1=1 f2=2 f3=3 f4=4 f5=5 f6=6 f7=7 f8=8 f9=9 f10=10 f11=11]"
+		  " 100%");
+	expect_text(3, 3, want);
+}
+
 /* xorshift64*: reproducible random values without global state in the code under test. */
 static uint64_t rnd(uint64_t *s)
 {
@@ -412,6 +491,7 @@ int main(void)
 		cmocka_unit_test(test_pr_fmt_static_fields),
 		cmocka_unit_test(test_pr_fmt_once_ratelimited),
 		cmocka_unit_test(test_every_type),
+		cmocka_unit_test(test_optional_fields),
 		cmocka_unit_test(test_errno_rendering),
 		cmocka_unit_test(test_hostile_strings),
 		cmocka_unit_test(test_long_string_cut),
@@ -421,6 +501,7 @@ int main(void)
 		cmocka_unit_test(test_dev_netdev),
 		cmocka_unit_test(test_truncated_record),
 		cmocka_unit_test(test_parse_back),
+		cmocka_unit_test(test_vaf),
 		cmocka_unit_test(test_round_trip_random),
 		cmocka_unit_test(test_custom_prefix_order),
 	};

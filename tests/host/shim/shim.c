@@ -90,6 +90,14 @@ int shim_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 			fmt++;
 			w = name ? snprintf(out, room, "-%s", name) :
 				   snprintf(out, room, "%ld", err);
+		} else if (conv == 'p' && *fmt == 'V') {
+			const struct va_format *vaf = va_arg(ap, const struct va_format *);
+			va_list va;
+
+			fmt++;
+			va_copy(va, *vaf->va);
+			w = shim_vsnprintf(out, room, vaf->fmt, va);
+			va_end(va);
 		} else if (conv == '%') {
 			w = snprintf(out, room, "%%");
 		} else if (conv == 's' || conv == 'p') {

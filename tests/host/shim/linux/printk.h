@@ -69,6 +69,12 @@ static inline long PTR_ERR(const void *ptr) { return (long)ptr; }
 /* The guest kernel has CONFIG_PRINTK_CALLER=y: PREFIX_MAX 48. */
 #define LOG_LINE_MAX	(1024 - 48)
 
+/* include/linux/printk.h: what %pV prints. */
+struct va_format {
+	const char *fmt;
+	va_list *va;
+};
+
 /* One captured record. */
 struct shim_record {
 	int level;

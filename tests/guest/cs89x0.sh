@@ -1,0 +1,31 @@
+# drivers/net/ethernet/cirrus/cs89x0 (CONFIG_CS89x0_PLATFORM): a platform
+# device from the pkv_cs89x0_dev fixture whose register window holds no chip,
+# so the probe fails the way it does on a board without one: wrong signature.
+. "$PKV_IN/lib/assert.sh"
+modprobe pkv_cs89x0_dev || { echo "FAIL modprobe pkv_cs89x0_dev"; exit 1; }
+addr=$(printf '%x' "$(cat /sys/module/pkv_cs89x0_dev/parameters/addr)")
+# The probe is __init: the driver binds only the devices present at load time.
+modprobe cs89x0 dyndbg=+p 2>/dev/null && echo "FAIL cs89x0 bound a device with no chip behind it"
+kmsg_capture
+# The device's own resource stays; the driver's request inside it must be gone.
+[ "$(grep -c "^ *$addr-" /proc/iomem)" -eq 1 ] ||
+	{ echo "FAIL the failed probe left its claim on $addr:"; grep -n "$addr" /proc/iomem; }
+C='.fields.mod == "cs89x0"'
+check "every cs89x0 record carries the module and the call site" "$C" \
+	'length >= 3 and all(.structured and .prefix == "cs89x0: " and (.fields.src | test("^cs89x0\\.c:[0-9]+$")))'
+check "the address port, read before the chip ID" "$C and .msg == \"address port\"" \
+	'length == 1 and .[0].level == 7 and .[0].fields.port == 10 and (.[0].fields.value | type) == "number"'
+check "wrong signature: the port, what was read, what a CS89x0 returns" "$C and .msg == \"incorrect chip signature\"" \
+	'length == 1 and .[0].level == 7 and .[0].fields.port == 12 and .[0].fields.expected == 25358
+	 and .[0].fields.signature != 25358 and ([.[0].fields | keys[]] == ["expected", "mod", "port", "signature", "src"])'
+check "the probe's failure: on the platform device, with its errno and dictionary" "$C and .msg == \"no cs8900 or cs8920 detected\"" \
+	'length == 1 and .[0].level == 4 and .[0].fields.drv == "cs89x0" and .[0].fields.dev == "cs89x0"
+	 and .[0].fields.err == "-ENODEV" and .[0].dict.SUBSYSTEM == "platform"
+	 and .[0].dict.DEVICE == "+platform:cs89x0" and .[0].dict_agrees'
+check "the three records in probe order" "$C" \
+	'[.[].msg] == ["address port", "incorrect chip signature", "no cs8900 or cs8920 detected"]'
+J=/tmp/cs89x0-journal.json
+journal_query "$J" 1 _KERNEL_DEVICE=+platform:cs89x0 _KERNEL_ERR=-ENODEV
+check_file "$J" "journalctl _KERNEL_DEVICE=+platform:cs89x0 _KERNEL_ERR=-ENODEV: the failure only" 'true' \
+	'length == 1 and .[0]._KERNEL_SUBSYSTEM == "platform" and .[0]._KERNEL_DRV == "cs89x0" and .[0].PRIORITY == "4"'
+finish

@@ -1,0 +1,79 @@
+# fs/ext4: a loop-mounted image through mount, remount, a bad mount option,
+# trigger_fs_error with forged text, an inode corrupted with debugfs and read
+# back by a program whose name forges a field block, and umount. Every record
+# carries the device, function, line and comm; inode, block and errno where
+# ext4 knows them; and nothing the user wrote becomes a field.
+. "$PKV_IN/lib/assert.sh"
+img=/tmp/ext4.img
+mnt=/mnt/pkv-ext4
+mkdir -p "$mnt"
+truncate -s 8M "$img"
+mkfs.ext4 -q -F "$img" || { echo "FAIL mkfs.ext4"; exit 1; }
+loop=$(losetup -f --show "$img") || { echo "FAIL losetup"; exit 1; }
+dev=${loop#/dev/}
+mount -o errors=continue "$loop" "$mnt" || { echo "FAIL mount $loop"; exit 1; }
+echo victim >"$mnt/victim"
+ino=$(stat -c %i "$mnt/victim")
+mount -o remount,ro "$mnt"
+mount -o remount,rw "$mnt"
+mount -o remount,resuid=4294967295 "$mnt" 2>/dev/null && echo "FAIL an invalid resuid was accepted"
+FORGED='forged] mod=evil subsys=x fsdev="vda" line=1'
+printf '%s\n' "$FORGED" >"/sys/fs/ext4/$dev/trigger_fs_error"
+umount "$mnt"
+# An extent-mapped inode whose extent header has lost its magic.
+debugfs -w -R "sif <$ino> block[0] 0" "$img" >/dev/null 2>&1 || echo "FAIL debugfs sif"
+mount -o errors=continue "$loop" "$mnt" || { echo "FAIL mount $loop again"; exit 1; }
+# TASK_COMM_LEN keeps 15 bytes of the name: this one is 11.
+COMM=$(printf 'a]b"c=d\te\nf')
+cp /bin/cat "/tmp/$COMM"
+"/tmp/$COMM" "$mnt/victim" >/dev/null 2>&1 && echo "FAIL the corrupted inode was read"
+umount "$mnt"
+losetup -d "$loop"
+kmsg_capture
+
+E=".fields.mod == \"ext4\" and .fields.fsdev == \"$dev\""
+K='.fields | keys'
+check "every ext4 record of the image: the static fields, device, function, line, comm" "$E" \
+	'length >= 6 and all(.structured and .prefix == "EXT4-fs: " and .fields.subsys == "ext4"
+	  and (.fields.src | test("^super\\.c:[0-9]+$")) and (.fields.func | type) == "string"
+	  and (.fields.line | type) == "number" and (.fields.comm | type) == "string")'
+check "mount: one record, the mount's comm, info level" "$E and (.msg | startswith(\"mounted filesystem\"))" \
+	'length == 2 and all(.level == 6 and .fields.comm == "mount" and .fields.func == "ext4_fill_super")
+	 and ([.[0] | '"$K"'[]] == ["comm", "fsdev", "func", "line", "mod", "src", "subsys"])'
+check "remount ro and rw: two records from ext4_reconfigure" "$E and (.msg | startswith(\"re-mounted\"))" \
+	'length == 2 and all(.fields.func == "ext4_reconfigure" and .fields.comm == "mount")'
+check "the invalid resuid: an error with no device (ext4 has no superblock at parse time)" \
+	'.fields.mod == "ext4" and (.msg | startswith("Invalid uid value"))' \
+	'length == 1 and .[0].level == 3 and .[0].fields.func == "ext4_parse_param"
+	 and (.[0].fields | has("fsdev") | not) and .[0].fields.comm == "mount"'
+check "trigger_fs_error: the written text is the message, never a field" "$E and .fields.func == \"trigger_test_error\"" \
+	'length == 1 and .[0].level == 2 and .[0].msg == "error: " + $forged
+	 and ([.[0] | '"$K"'[]] == ["comm", "fsdev", "func", "line", "mod", "src", "subsys"])
+	 and .[0].fields.subsys == "ext4" and .[0].fields.comm == "bash"' --arg forged "$FORGED"
+check "the corrupted inode: inode, errno and the reader's hostile comm, exactly" "$E and has(\"fields\") and .fields.ino == $ino" \
+	'length == 1 and .[0].level == 2 and .[0].fields.comm == $comm
+	 and .[0].fields.err == "-EUCLEAN" and .[0].fields.func == "ext4_ext_check_inode"
+	 and ([.[0] | '"$K"'[]] == ["comm", "err", "fsdev", "func", "ino", "line", "mod", "src", "subsys"])
+	 and (.[0].msg | startswith("error: pblk 0 bad header/extent: invalid magic"))' --arg comm "$COMM"
+check "umount: one record per unmount" "$E and .msg == \"unmounting filesystem.\"" \
+	'length == 2 and all(.fields.comm == "umount")'
+check "no record of the image has a key its writer chose" "$E" \
+	'all(.fields | keys - ["comm", "err", "fsdev", "func", "ino", "line", "mod", "src", "subsys"] | length == 0)'
+check "the root filesystem's mount at boot: fsdev=vda" '.fields.mod == "ext4" and .fields.fsdev == "vda"' \
+	'any(.msg | startswith("mounted filesystem"))'
+
+J=/tmp/ext4-journal.json
+journal_query "$J" 1 _KERNEL_FSDEV="$dev" _KERNEL_INO="$ino"
+check_file "$J" "journalctl _KERNEL_FSDEV=$dev _KERNEL_INO=$ino: the corrupted inode's record only" 'true' \
+	'length == 1 and .[0]._KERNEL_ERR == "-EUCLEAN" and .[0].PRIORITY == "2"
+	 and (.[0]._KERNEL_COMM | if type == "array" then implode else . end) == $comm' --arg comm "$COMM"
+n=$(jq -s "[.[] | select($E)] | length" "$KMSG")
+journal_query "$J" "$n" _KERNEL_SUBSYS=ext4 _KERNEL_FSDEV="$dev"
+check_file "$J" "journalctl _KERNEL_SUBSYS=ext4 _KERNEL_FSDEV=$dev: every record of the image, no other" 'true' \
+	'length == $n and all(._KERNEL_MOD == "ext4")' --argjson n "$n"
+journal_query "$J" 1 _KERNEL_FSDEV="$dev" _KERNEL_FUNC=trigger_test_error
+check_file "$J" "journalctl _KERNEL_FUNC=trigger_test_error: the block's _KERNEL_ fields, no forged one" 'true' \
+	'length == 1 and ([.[0] | keys[] | select(startswith("_KERNEL_"))] ==
+	 ["_KERNEL_COMM", "_KERNEL_FSDEV", "_KERNEL_FUNC", "_KERNEL_LINE", "_KERNEL_MOD", "_KERNEL_SRC", "_KERNEL_SUBSYS"])
+	 and .[0]._KERNEL_MOD == "ext4" and .[0]._KERNEL_FSDEV == $dev and .[0]._KERNEL_LINE != "1"' --arg dev "$dev"
+finish
