@@ -7,10 +7,14 @@
 #   kernel.sh all       the three above
 #   kernel.sh pristine  a worktree of the pristine tree, configured alike and
 #                       prepared for out-of-tree modules (modules_prepare)
+#   kernel.sh record    note that branch pkv is what kernel-patches/ holds (after
+#                       ./pkv patches exported it)
 #   kernel.sh vars      print the paths other scripts use
 #
 # Incremental: the tree is re-patched only when kernel-patches/ changes, and files
 # whose content did not change keep their mtime, so make rebuilds only what did.
+# Re-patching never discards work: it refuses while branch pkv has commits made
+# since the last apply or export, or uncommitted changes.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -62,15 +66,31 @@ series_files() {
 	grep -v '^[[:space:]]*\(#\|$\)' "$PATCH_DIR/series"
 }
 
+series_key() {
+	(cd "$PATCH_DIR" && { cat series 2>/dev/null; series_files | xargs -r cat; } | sha256sum | cut -c1-16)
+}
+
+# kernel_record: branch pkv and kernel-patches/ are the same series now.
+kernel_record() {
+	series_key >"$SRC_DIR/.pkv-series"
+	git_k rev-parse pkv >"$SRC_DIR/.pkv-head"
+}
+
 kernel_apply() {
 	local key
-	key=$(cd "$PATCH_DIR" && { cat series 2>/dev/null; series_files | xargs -r cat; } | sha256sum | cut -c1-16)
+	key=$(series_key)
 	if [ -f "$SRC_DIR/.pkv-series" ] && [ "$(cat "$SRC_DIR/.pkv-series")" = "$key" ] &&
 		[ "$(git_k rev-parse --abbrev-ref HEAD)" = pkv ]; then
 		return 0
 	fi
-	local old
+	local old recorded
 	old=$(git_k rev-parse -q --verify pkv 2>/dev/null || true)
+	recorded=$(cat "$SRC_DIR/.pkv-head" 2>/dev/null || true)
+	if [ -n "$old" ] && [ -n "$recorded" ] && [ "$old" != "$recorded" ]; then
+		pkv_die "$SRC_DIR: branch pkv has commits that kernel-patches/ does not (${old:0:12}, last applied or exported ${recorded:0:12}): export them with ./pkv patches, or drop them with git -C $SRC_DIR reset --hard ${recorded:0:12}"
+	fi
+	[ -z "$(git_k status --porcelain -uno 2>/dev/null)" ] ||
+		pkv_die "$SRC_DIR has uncommitted changes; commit them (and ./pkv patches) or discard them before re-applying kernel-patches/"
 	# Remember mtimes of files the old series touched, to restore where unchanged.
 	local stamps=$PKV_CACHE/.mtimes
 	: >"$stamps"
@@ -99,7 +119,7 @@ kernel_apply() {
 			git_k diff --quiet "$old" "$new" -- "$f" 2>/dev/null && touch -d "@$t" "$SRC_DIR/$f"
 		done <"$stamps"
 	fi
-	echo "$key" >"$SRC_DIR/.pkv-series"
+	kernel_record
 	pkv_say "applied $n patch(es) from kernel-patches/ on $(kernel_version)"
 }
 
@@ -176,7 +196,8 @@ apply) kernel_source && kernel_apply ;;
 build) kernel_build ;;
 pristine) kernel_source && kernel_pristine ;;
 version) kernel_version ;;
+record) kernel_record ;;
 vars) kernel_vars ;;
 all) kernel_source && kernel_apply && kernel_build ;;
-*) pkv_die "kernel.sh: unknown command '$1' (source|apply|build|all|vars|version)" ;;
+*) pkv_die "kernel.sh: unknown command '$1' (source|apply|build|all|record|vars|version)" ;;
 esac

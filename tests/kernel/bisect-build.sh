@@ -1,8 +1,9 @@
 #!/bin/sh
 # bisect-build.sh: every prefix of kernel-patches/ builds (bzImage and
-# modules), so the series is bisectable. Uses a worktree and a build
-# directory of its own in $PKV_CACHE; the first step is a full build (about
-# 5 minutes on 2 cores), each later one rebuilds only what its patch changed.
+# modules) without a compiler warning, so the series is bisectable. Uses a
+# worktree and a build directory of its own in $PKV_CACHE; the first step is
+# a full build (about 5 minutes on 2 cores), each later one rebuilds only
+# what its patch changed.
 # Not part of ./pkv test (too slow for every run); run it before sending.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -21,16 +22,27 @@ if [ ! -f "$out/.config" ]; then
 	mkdir -p "$out"
 	cp "$cache/linux-build/.config" "$out/.config" || { echo "FAIL no .config in $cache/linux-build"; exit 1; }
 fi
+# A copy of the series: regenerating kernel-patches/ meanwhile must not mix
+# two versions of it in one run.
+snap=$(mktemp -d)
+trap 'rm -rf "$snap"' EXIT
+cp "$top"/kernel-patches/* "$snap/"
 fail=0
 n=0
-for p in $(grep -v '^[[:space:]]*\(#\|$\)' "$top/kernel-patches/series"); do
+for p in $(grep -v '^[[:space:]]*\(#\|$\)' "$snap/series"); do
 	n=$((n + 1))
-	git -C "$wt" -c user.name=pkv -c user.email=pkv@localhost am -q "$top/kernel-patches/$p" ||
+	git -C "$wt" -c user.name=pkv -c user.email=pkv@localhost am -q "$snap/$p" ||
 		{ echo "FAIL $p does not apply"; fail=1; break; }
 	t0=$(date +%s)
 	if make -s -C "$wt" O="$out" LOCALVERSION= olddefconfig >/dev/null 2>&1 &&
 		make -C "$wt" O="$out" LOCALVERSION= -j"$jobs" bzImage modules >"$out/step-$n.log" 2>&1; then
-		echo "ok   1..$n ($p) builds ($(($(date +%s) - t0)) s)"
+		if grep -q 'warning:' "$out/step-$n.log"; then
+			echo "FAIL 1..$n ($p) builds with compiler warnings:"
+			grep -A3 'warning:' "$out/step-$n.log" | head -20
+			fail=1
+			break
+		fi
+		echo "ok   1..$n ($p) builds without warnings ($(($(date +%s) - t0)) s)"
 	else
 		echo "FAIL 1..$n ($p) does not build:"
 		grep -E 'error|Error' "$out/step-$n.log" | head -10

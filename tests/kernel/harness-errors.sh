@@ -63,6 +63,21 @@ expect "a kernel that does not build" "kernel build failed.*kbuild.log" \
 	       PKV_PATCH_DIR='$tmp/good' bash '$top/qemu-images/kernel.sh' build"
 grep -q "this tree does not build" "$tmp/out" && echo "ok   the build error itself is shown" ||
 	{ echo "FAIL the compiler's error line is not shown"; fail=1; }
+# Re-applying a changed kernel-patches/ must never discard work in the tree.
+mkdir -p "$tmp/good2" && echo "# a changed, still empty series" >"$tmp/good2/series"
+git -C "$tmp/cache/linux-src" -c user.name=t -c user.email=t@t commit -q --allow-empty -m "work not exported"
+expect "re-applying refuses to drop commits not in kernel-patches/" "branch pkv has commits that kernel-patches/ does not.*pkv patches" \
+	env PKV_PATCH_DIR="$tmp/good2" bash "$top/qemu-images/kernel.sh" apply
+git -C "$tmp/cache/linux-src" reset -q --hard HEAD~1
+echo "int w;" >"$tmp/cache/linux-src/fake.c"
+expect "re-applying refuses to drop uncommitted changes" "has uncommitted changes" \
+	env PKV_PATCH_DIR="$tmp/good2" bash "$top/qemu-images/kernel.sh" apply
+git -C "$tmp/cache/linux-src" checkout -q -- fake.c
+if env PKV_PATCH_DIR="$tmp/good2" bash "$top/qemu-images/kernel.sh" apply >"$tmp/out" 2>&1; then
+	echo "ok   with the work dropped, the changed series applies"
+else
+	echo "FAIL the changed series does not apply on a clean tree:"; tail -n 5 "$tmp/out"; fail=1
+fi
 unset PKV_KERNEL_TARBALL PKV_CACHE
 
 cat >"$tmp/slow.sh" <<'EOM'

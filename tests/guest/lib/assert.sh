@@ -8,6 +8,8 @@
 #       is true; on failure prints the scenario, DESC, the expression and
 #       the records it looked at
 #   check_file FILE DESC SELECT EXPR [jq args...]   the same over FILE
+#   check_equal DESC GOT WANT  passes when the two strings are equal (for
+#                              summaries too large for jq -s)
 #   finish                     summary line; exit status 1 if a check failed
 
 PKV_SCENARIO=$(basename "${0%.sh}")
@@ -44,6 +46,19 @@ check_file() {
 
 check() {
 	check_file "$KMSG" "$@"
+}
+
+check_equal() {
+	pkv_checks=$((pkv_checks + 1))
+	if [ "$2" = "$3" ]; then
+		echo "ok   $1"
+		return 0
+	fi
+	pkv_failed=$((pkv_failed + 1))
+	echo "FAIL [$PKV_SCENARIO] $1"
+	echo "     got:    $2"
+	echo "     expect: $3"
+	return 1
 }
 
 finish() {
