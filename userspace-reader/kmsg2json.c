@@ -28,6 +28,8 @@ static void usage(FILE *o)
 	      "stream in the format /dev/kmsg returns; '-' reads standard input.\n"
 	      "\n"
 	      "  -f, --follow            keep reading /dev/kmsg for new records\n"
+	      "  -n, --new               skip the records already in the buffer: only\n"
+	      "                          those written after kmsg2json opened /dev/kmsg\n"
 	      "  -l, --level LIST        only these levels: emerg,alert,crit,err,warn,\n"
 	      "                          notice,info,debug or 0-7; 'err+' is err and more\n"
 	      "                          severe, '+err' is err and less severe\n"
@@ -47,7 +49,7 @@ static void usage(FILE *o)
 
 struct options {
 	struct filter filter;
-	bool follow, pretty;
+	bool follow, pretty, new_only;
 	const char *file;
 };
 
@@ -55,6 +57,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 {
 	static const struct option longopts[] = {
 		{ "follow", no_argument, NULL, 'f' },
+		{ "new", no_argument, NULL, 'n' },
 		{ "level", required_argument, NULL, 'l' },
 		{ "facility", required_argument, NULL, 'F' },
 		{ "since-seq", required_argument, NULL, 'S' },
@@ -68,12 +71,15 @@ static int parse_options(int argc, char **argv, struct options *o)
 	char why[160];
 	int c;
 
-	while ((c = getopt_long(argc, argv, "fl:m:sphV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "fnl:m:sphV", longopts, NULL)) != -1) {
 		char *end;
 
 		switch (c) {
 		case 'f':
 			o->follow = true;
+			break;
+		case 'n':
+			o->new_only = true;
 			break;
 		case 'l':
 			if (filter_add_levels(&o->filter, optarg, why, sizeof(why)))
@@ -149,6 +155,15 @@ static int open_input(const struct options *o, const char **name, bool *device)
 	}
 	if (o->follow && !*device)
 		fprintf(stderr, "kmsg2json: %s: not a device; --follow ignored\n", *name);
+	if (o->new_only && !*device) {
+		fprintf(stderr, "kmsg2json: %s: not a device; --new reads /dev/kmsg only\n", *name);
+		return -1;
+	}
+	/* /dev/kmsg: SEEK_END places the reader after the last record. */
+	if (o->new_only && lseek(fd, 0, SEEK_END) < 0) {
+		fprintf(stderr, "kmsg2json: %s: cannot seek to the end: %s\n", *name, strerror(errno));
+		return -1;
+	}
 	return fd;
 }
 
@@ -206,9 +221,10 @@ int main(int argc, char **argv)
 			uint64_t after = seq.last;
 
 			lost = pkv_seq_gap(&seq, r->seq);
+			/* An overrun before the first record: how many is unknown. */
 			if (lost || overrun)
-				pkv_json_gap(&j, overrun ? "overrun" : "seq", (long long)lost,
-					     had, after, r->seq);
+				pkv_json_gap(&j, overrun ? "overrun" : "seq",
+					     had ? (long long)lost : -1, had, after, r->seq);
 			overrun = false;
 		}
 		if (bad) {

@@ -12,7 +12,8 @@ pkv_say "sizes: building $dirs in the pristine tree (log: $log)"
 make -s -C "$PRISTINE_DIR" O="$PRISTINE_OUT" LOCALVERSION= -j"$PKV_JOBS" \
 	$(for d in $dirs; do printf '%s/ ' "$d"; done) >"$log" 2>&1 ||
 	pkv_die "building the converted directories in $PRISTINE_DIR failed (see $log)"
-sz() { size -A "$1" | awk '$1 == ".text" { t = $2 } $1 ~ /^\.rodata/ { r += $2 } END { print t + 0, r + 0 }'; }
+# Text includes .init.text and .exit.text: probe and module init code lives there.
+sz() { size -A "$1" | awk '$1 ~ /^\.((init|exit)\.)?text/ { t += $2 } $1 ~ /^\.rodata/ { r += $2 } END { print t + 0, r + 0 }'; }
 for d in $dirs; do
 	rows="" tb=0 ta=0 rb=0 ra=0 n=0
 	for after in "$OUT_DIR/$d"/*.o; do
