@@ -60,6 +60,17 @@ replay_ms=$(cut -f2 "$out/replay.tsv" | median)
 jansson_ms=$(cut -f3 "$out/replay.tsv" | median)
 mbps() { awk -v mb="$mb" -v ms="$1" 'BEGIN { printf "%.0f", (ms > 0) ? mb * 1000 / ms : 0 }'; }
 
+# The last ./pkv test that started from an empty cache, by phase.
+if [ -s "$PKV_CACHE/fresh-test-phases.tsv" ]; then
+	fresh_phases="$(sed -n '1s/^# //p' "$PKV_CACHE/fresh-test-phases.tsv"), wall time by phase:
+
+| phase | seconds |
+| --- | --- |
+$(awk -F'\t' 'NR > 1 { printf "| %s | %.0f |\n", $1, $2; t += $2 } END { printf "| total | %.0f |\n", t }' "$PKV_CACHE/fresh-test-phases.tsv")"
+else
+	fresh_phases="Not measured on this cache: run ./pkv test with an empty PKV_CACHE (as CI does) first."
+fi
+
 # Object sizes of the converted code: pristine tree against the series.
 eval "$(bash "$PKV_TOP/qemu-images/kernel.sh" vars)"
 sizes=$(bash "$PKV_TOP/tests/bench/sizes.sh") || pkv_say "warning: object sizes not measured (tests/bench/sizes.sh failed)"
@@ -168,6 +179,10 @@ a static branch per call site where printk(KERN_DEBUG) was a plain call.
 | object | text before | text after | change | rodata before | rodata after | change |
 | --- | --- | --- | --- | --- | --- | --- |
 ${sizes:-| (not measured: tests/bench/sizes.sh failed) | | | | | | |}
+
+## ./pkv test from a fresh clone
+
+$fresh_phases
 
 ## Developer loop
 

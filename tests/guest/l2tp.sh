@@ -12,7 +12,10 @@ send() { pkv-udpsend 127.0.0.1 5000 "$1" 5001 || echo "FAIL pkv-udpsend $1"; }
 send 0003000000000063000000000000	# dyndbg still off: must not print
 echo 'module l2tp_core +p' >/proc/dynamic_debug/control
 send 0003					# short packet
-send 0002000000000000000000000000	# version 2 on an L2TPv3 tunnel
+# Sent by a program whose name imitates a field block: nothing of it may show.
+EVIL=$(printf 'x] tunnel=9\n"\ty')
+cp "$(command -v pkv-udpsend)" "/tmp/$EVIL"
+"/tmp/$EVIL" 127.0.0.1 5000 0002000000000000000000000000 5001 || echo "FAIL $EVIL"	# version 2 on L2TPv3
 send 0003000000000063000000000000	# session 99: none
 send 00030000000000070eadbeef000000000000	# session 7, wrong cookie (+ 4-byte sublayer)
 send 0003000000000008000000000000	# session 8, no sequence number
@@ -28,8 +31,9 @@ check "dyndbg off: no debug record; on: exactly one per bad packet" "$L" \
 	               "cookie mismatch, discarding", "no sequence numbers, discarding"]'
 check "short packet: tunnel and length" "$L and .msg == \"short packet\"" \
 	'.[0].fields | del(.src) == {"mod": "l2tp_core", "subsys": "l2tp", "tunnel_name": "tunl 4", "tunnel": 4, "len": 2}'
-check "version mismatch: got and expected" "$L and .msg == \"protocol version mismatch\"" \
-	'.[0].fields | .tunnel == 4 and .version == 2 and .expected == 3 and .tunnel_name == "tunl 4"'
+check "version mismatch (from a hostile-named sender): got and expected, no other key" "$L and .msg == \"protocol version mismatch\"" \
+	'length == 1 and (.[0].fields | .tunnel == 4 and .version == 2 and .expected == 3 and .tunnel_name == "tunl 4"
+	 and keys == ["expected", "mod", "src", "subsys", "tunnel", "tunnel_name", "version"])'
 check "no session: tunnel and session ids of the packet" "$L and .msg == \"no session found, passing up\"" \
 	'.[0].fields | .tunnel == 4 and .session == 99'
 check "cookie mismatch: session and cookie length" "$L and .msg == \"cookie mismatch, discarding\"" \
