@@ -16,7 +16,15 @@
 #include <string.h>
 #include <unistd.h>
 
-#define STREAM_BUF	(1u << 20)
+/*
+ * The stream buffer. The fuzzer builds with a small one (tests/fuzz/run.sh):
+ * its inputs are small, so the refill and over-long paths are reached, and a
+ * run does not allocate a megabyte.
+ */
+#ifndef PKV_STREAM_BUF
+#define PKV_STREAM_BUF	(1u << 20)
+#endif
+_Static_assert(PKV_STREAM_BUF >= 2 * PKV_RECORD_MAX, "stream buffer below two records");
 
 struct pkv_input {
 	int fd;
@@ -38,7 +46,7 @@ struct pkv_input *pkv_input_new(int fd, bool device, bool follow)
 	in->fd = fd;
 	in->device = device;
 	in->follow = follow;
-	in->cap = device ? PKV_RECORD_MAX : STREAM_BUF;
+	in->cap = device ? PKV_RECORD_MAX : PKV_STREAM_BUF;
 	in->buf = malloc(in->cap);
 	if (!in->buf) {
 		free(in);

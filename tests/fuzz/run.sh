@@ -11,7 +11,9 @@ top=$(cd "$here/../.." && pwd)
 out=${PKV_BUILD:-$top/build}/fuzz
 mkdir -p "$out"
 reader="$top/userspace-reader/record.c $top/userspace-reader/kvblock.c $top/userspace-reader/input.c $top/userspace-reader/json.c"
-flags="-std=gnu11 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -I$top/userspace-reader"
+# A 16 KiB stream buffer instead of 1 MiB: see userspace-reader/input.c.
+flags="-std=gnu11 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+	-DPKV_STREAM_BUF=16384 -I$top/userspace-reader"
 clang $flags "$here/fuzz_record.c" $reader -o "$out/fuzz_record" || exit 1
 clang $flags -DCONFIG_NONE -I"$top/tests/host/shim" -I"$top/include-prototype" \
 	"$here/fuzz_escape.c" "$top/tests/host/shim/shim.c" $reader -o "$out/fuzz_escape" || exit 1
@@ -22,7 +24,7 @@ for t in record escape; do
 		corpus=$(mktemp -d)
 		cp -r "$here/corpus/$t/." "$corpus/"
 	fi
-	"$out/fuzz_$t" -max_total_time="$secs" -print_final_stats=1 -timeout=10 \
+	"$out/fuzz_$t" -max_total_time="$secs" -print_final_stats=1 -timeout=10 -max_len=16384 \
 		-artifact_prefix="$out/crash-$t-" "$corpus" "$top/tests/data" >"$out/$t.log" 2>&1
 	rc=$?
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$out/$t.log")
