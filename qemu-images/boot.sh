@@ -9,12 +9,20 @@
 #   boot.sh shell [--append ARGS]
 #       an interactive root shell on the serial console
 #
+# Without --append the kernel command line gets PKV_APPEND_DEFAULT, the
+# boot the guest scenarios are written for (tests/meson.build uses it too),
+# so that a scenario run alone sees the same ring buffer as in ./pkv test;
+# --append ARGS replaces it.
+#
 # The image is used with snapshot=on: the guest never changes the cache.
 set -u
 . "$(dirname "$0")/lib.sh"
 
 BZIMAGE=$PKV_CACHE/linux-build/arch/x86/boot/bzImage
 IMAGE=$PKV_CACHE/rootfs.img
+# A 32 MiB ring buffer holds the selftest's 100k-record bursts; console
+# lines without the field block keep the serial log readable.
+PKV_APPEND_DEFAULT="log_buf_len=32M printk.kv_console_plain=1"
 
 # KVM is used only if a short, killed-on-timeout probe boots with it; on these
 # machines /dev/kvm exists but guests can hang at "Booting from ROM".
@@ -65,7 +73,7 @@ write_env() {
 }
 
 boot_run() {
-	local out="" timeout=${PKV_BOOT_TIMEOUT:-600} append="" scripts=()
+	local out="" timeout=${PKV_BOOT_TIMEOUT:-600} append=$PKV_APPEND_DEFAULT scripts=()
 	while [ $# -gt 0 ]; do
 		case "$1" in
 		--out) out=$2; shift 2 ;;
@@ -151,7 +159,7 @@ keep_log() {
 }
 
 boot_shell() {
-	local append=""
+	local append=$PKV_APPEND_DEFAULT
 	[ "${1:-}" = --append ] && append=$2
 	local work
 	work=$(mktemp -d "${TMPDIR:-/tmp}/pkv-shell.XXXXXX")

@@ -6,14 +6,10 @@ boot=$1
 stamp=$2
 res=$3
 shift 3
-append=
-if [ "${1:-}" = --append ]; then
-	append=$2
-	shift 2
-fi
 rm -rf "$res"
 mkdir -p "$res"
-"$boot" run --out "$res" --append "$append" "$@" >"$res/boot.log" 2>&1
+# Any --append ARGS go through to boot.sh, which has a default without them.
+"$boot" run --out "$res" "$@" >"$res/boot.log" 2>&1
 echo $? >"$res/boot.rc"
 tail -n 3 "$res/boot.log"
 touch "$stamp"
