@@ -1,8 +1,9 @@
 # fs/ext4: a loop-mounted image through mount, remount, a bad mount option,
 # trigger_fs_error with forged text, an inode corrupted with debugfs and read
-# back by a program whose name forges a field block, and umount. Every record
-# carries the device, function, line and comm; inode, block and errno where
-# ext4 knows them; and nothing the user wrote becomes a field.
+# back by a program whose name forges a field block, and umount; on a second
+# image, readdir of a corrupted directory whose name forges one too. Every
+# record carries the device, function, line and comm; inode, block, errno and
+# path where ext4 knows them; and nothing the user wrote becomes a field.
 . "$PKV_IN/lib/assert.sh"
 img=/tmp/ext4.img
 mnt=/mnt/pkv-ext4
@@ -28,6 +29,27 @@ COMM=$(printf 'a]b"c=d\te\nf')
 cp /bin/cat "/tmp/$COMM"
 "/tmp/$COMM" "$mnt/victim" >/dev/null 2>&1 && echo "FAIL the corrupted inode was read"
 umount "$mnt"
+# A second image without dir_index (so readdir is linear and reports through
+# ext4_error_file()): a directory whose name forges a field block, its only
+# block zeroed. The path field is that name, exactly.
+img2=/tmp/ext4-dir.img
+mnt2=/mnt/pkv-ext4-dir
+mkdir -p "$mnt2"
+truncate -s 8M "$img2"
+mkfs.ext4 -q -F -b 1024 -O ^dir_index "$img2" || { echo "FAIL mkfs.ext4 -O ^dir_index"; exit 1; }
+loop2=$(losetup -f --show "$img2") || { echo "FAIL losetup $img2"; exit 1; }
+dev2=${loop2#/dev/}
+mount -o errors=continue "$loop2" "$mnt2" || { echo "FAIL mount $loop2"; exit 1; }
+DIR=$(printf 'd] ino=1 path="x"\tq\nz')
+mkdir "$mnt2/$DIR" && touch "$mnt2/$DIR/f" || echo "FAIL mkdir"
+dino=$(stat -c %i "$mnt2/$DIR")
+umount "$mnt2"
+dblk=$(debugfs -R "bmap <$dino> 0" "$img2" 2>/dev/null)
+dd if=/dev/zero of="$img2" bs=1024 seek="$dblk" count=1 conv=notrunc status=none || echo "FAIL dd"
+mount -o errors=continue "$loop2" "$mnt2" || { echo "FAIL mount $loop2 again"; exit 1; }
+ls "$mnt2/$DIR" >/dev/null 2>&1
+umount "$mnt2"
+losetup -d "$loop2"
 losetup -d "$loop"
 kmsg_capture
 
@@ -59,6 +81,12 @@ check "umount: one record per unmount" "$E and .msg == \"unmounting filesystem.\
 	'length == 2 and all(.fields.comm == "umount")'
 check "no record of the image has a key its writer chose" "$E" \
 	'all(.fields | keys - ["comm", "err", "fsdev", "func", "ino", "line", "mod", "src", "subsys"] | length == 0)'
+check "readdir of the zeroed directory: its path exactly, as a field, no forged key" \
+	".fields.mod == \"ext4\" and .fields.fsdev == \"$dev2\" and .level == 2" \
+	'length >= 1 and all(.fields.path == $path and .fields.ino == $dino and .fields.comm == "ls"
+	  and (.fields.func == "ext4_readdir" or .fields.func == "__ext4_check_dir_entry")
+	  and (.fields | keys - ["block", "comm", "fsdev", "func", "ino", "line", "mod", "path", "src", "subsys"] | length == 0))' \
+	--arg path "$mnt2/$DIR" --argjson dino "$dino"
 check "the root filesystem's mount at boot: fsdev=vda" '.fields.mod == "ext4" and .fields.fsdev == "vda"' \
 	'any(.msg | startswith("mounted filesystem"))'
 
@@ -76,4 +104,7 @@ check_file "$J" "journalctl _KERNEL_FUNC=trigger_test_error: the block's _KERNEL
 	'length == 1 and ([.[0] | keys[] | select(startswith("_KERNEL_"))] ==
 	 ["_KERNEL_COMM", "_KERNEL_FSDEV", "_KERNEL_FUNC", "_KERNEL_LINE", "_KERNEL_MOD", "_KERNEL_SRC", "_KERNEL_SUBSYS"])
 	 and .[0]._KERNEL_MOD == "ext4" and .[0]._KERNEL_FSDEV == $dev and .[0]._KERNEL_LINE != "1"' --arg dev "$dev"
+journal_query "$J" 1 _KERNEL_FSDEV="$dev2" _KERNEL_INO="$dino" PRIORITY=2
+check_file "$J" "journalctl _KERNEL_FSDEV=$dev2 _KERNEL_INO=$dino: _KERNEL_PATH is the directory's path" 'true' \
+	'length >= 1 and all((._KERNEL_PATH | if type == "array" then implode else . end) == $path)' --arg path "$mnt2/$DIR"
 finish
