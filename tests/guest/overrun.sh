@@ -51,7 +51,7 @@ journalctl -k --after-cursor "$cursor" _KERNEL_TEST=burst -o json \
 	--output-fields=_KERNEL_MOD,_KERNEL_SRC,_KERNEL_SUBSYS,_KERNEL_TEST,_KERNEL_CPU,_KERNEL_I,_KERNEL_PAD >"$J"
 stored=$(wc -l <"$J")
 notices=$(kmsg2json --since-seq "$(jq -s '.[0].next_seq // 0' /tmp/overrun-gaps.json)" --facility syslog |
-	jq -s '[.[] | select(.msg | test("systemd-journald.*overrun"))] | length')
+	jq -s '[.[] | select(.msg // "" | test("systemd-journald.*overrun"))] | length')
 missed=$(journalctl --after-cursor "$cursor" -o cat | awk '/^Missed [0-9]+ kernel messages/ { m += $2 } END { print m + 0 }')
 echo "     journald: stored $stored of the $emitted flood records; said \"Missed N\" for $missed," \
 	"wrote $notices overrun notice(s) to /dev/kmsg (no count); kmsg2json counted $lost lost"
