@@ -82,7 +82,10 @@ sizes=$(bash "$PKV_TOP/tests/bench/sizes.sh") || pkv_say "warning: object sizes 
 kmed=$(jq -s -r 'group_by(.fields.fields)[] | def med: sort | .[length / 2 | floor];
 	[.[0].fields.fields, ([.[].fields.plain_ns] | med), ([.[].fields.kv_ns] | med)] | @tsv' "$g/kernel.json")
 kernel=$(echo "$kmed" | awk -F'\t' '{ printf "| %s | %s | %s | %d | %.2f |\n", $1, $2, $3, $3 - $2, $3 / $2 }')
-extra=$(jq -r '[group_by(.n)[] | (map(select(.kv)) | .[0].len) - (map(select(.kv | not)) | .[0].len)] | min' "$g/lengths.json")
+# Text lengths (fields, plain, kv), read once for the gap and the bytes table.
+lens=$(jq -r 'group_by(.n)[] | [.[0].n, (map(select(.kv | not)) | .[0].len), (map(select(.kv)) | .[0].len)]
+	| select(.[1] != null and .[2] != null) | @tsv' "$g/lengths.json")
+extra=$(echo "$lens" | awk -F'\t' 'NR == 1 || $3 - $2 < m { m = $3 - $2 } END { print m }')
 kernel_gap=$(echo "$kmed" | awk -F'\t' -v extra="$extra" '
 	{ d[NR] = $3 - $2; if (sprintf("%.2f", $3 / $2) + 0 > 1.10) miss = 1 }
 	END {
@@ -93,10 +96,10 @@ kernel_gap=$(echo "$kmed" | awk -F'\t' -v extra="$extra" '
 		else
 			printf "The extra cost per record grows with the number of fields (%d ns with the fewest, %d with the most): the per-field part of the block (key, quoting) costs more than the same value in plain text.\n", d[1], d[NR]
 	}')
-bytes=$(jq -r 'group_by(.n)[] | (map(select(.kv)) | .[0].len) as $kv | (map(select(.kv | not)) | .[0].len) as $pl
-	| def rec(l): 16 + ((l + 7) / 8 | floor) * 8;
-	select($kv != null and $pl != null)
-	| "| \(.[0].n) | \($pl) | \($kv) | \(rec($pl)) | \(rec($kv)) | \([4096, (131072 / rec($pl) | floor)] | min) | \([4096, (131072 / rec($kv) | floor)] | min) | \(rec($pl) + 8 * .[0].n + 16) |"' "$g/lengths.json")
+bytes=$(echo "$lens" | awk -F'\t' '
+	function rec(l) { return 16 + int((l + 7) / 8) * 8 }
+	function fit(r,  c) { c = int(131072 / r); return c < 4096 ? c : 4096 }
+	{ printf "| %d | %d | %d | %d | %d | %d | %d | %d |\n", $1, $2, $3, rec($2), rec($3), fit(rec($2)), fit(rec($3)), rec($2) + 8 * $1 + 16 }')
 
 # Developer loop: touch a converted file, rebuild, boot, one scenario.
 loop="not measured in this mode"
