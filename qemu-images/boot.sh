@@ -72,6 +72,18 @@ write_env() {
 	} >"$in/env"
 }
 
+# Why a guest may be late: the limits assume TCG on an otherwise idle host,
+# so say how much CPU QEMU got in the wall time and how busy the host was.
+host_load_report() {
+	local pid=$1 wall=$2 ticks load
+	ticks=$(awk '{ print $14 + $15 }' "/proc/$pid/stat" 2>/dev/null) || return 0
+	read -r load _ </proc/loadavg
+	pkv_say "qemu had $((ticks / $(getconf CLK_TCK)))s of CPU in ${wall}s; host load average $load on $(nproc) CPU(s)"
+	if awk -v l="$load" -v n="$(nproc)" 'BEGIN { exit !(l > n) }'; then
+		pkv_say "the host is busy: guest time limits assume an otherwise idle machine (PKV_BOOT_TIMEOUT=SECS raises the limit)"
+	fi
+}
+
 boot_run() {
 	local out="" timeout=${PKV_BOOT_TIMEOUT:-600} append=$PKV_APPEND_DEFAULT scripts=()
 	while [ $# -gt 0 ]; do
@@ -108,6 +120,7 @@ boot_run() {
 			pkv_say "guest: $done_n/${#scripts[@]} script(s) done ($(($(date +%s) - t0))s)"
 		fi
 		if [ $(($(date +%s) - t0)) -ge "$timeout" ]; then
+			host_load_report $qpid $(($(date +%s) - t0))
 			kill $qpid 2>/dev/null
 			sleep 1
 			kill -9 $qpid 2>/dev/null

@@ -108,4 +108,7 @@ expect "a guest that never finishes" "did not finish within 40s" \
 	bash "$top/qemu-images/boot.sh" run --timeout 40 "$tmp/hang.sh"
 grep -q "last console lines" "$tmp/out" && echo "ok   the last console lines are shown" ||
 	{ echo "FAIL no console lines shown on time-out"; fail=1; }
+grep -Eq "qemu had [0-9]+s of CPU in [0-9]+s; host load average [0-9.]+ on [0-9]+ CPU" "$tmp/out" &&
+	echo "ok   the time-out says how much CPU the guest got and how busy the host was" ||
+	{ echo "FAIL no CPU time and host load on time-out"; fail=1; }
 exit $fail
