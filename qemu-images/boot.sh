@@ -111,16 +111,17 @@ boot_run() {
 	qemu_cmd "$work/in" "$work/out" run "$append"
 	local log=$work/console.log
 	"${QEMU[@]}" -display none -monitor none -serial "file:$log" </dev/null >"$work/qemu.out" 2>&1 &
-	local qpid=$! t0 done_n=0 n
+	local qpid=$! t0 done_n=0 n elapsed
 	t0=$(date +%s)
 	while kill -0 $qpid 2>/dev/null; do
+		elapsed=$(($(date +%s) - t0))
 		n=$(find "$work/out/results" -name '*.rc' 2>/dev/null | wc -l)
 		if [ "$n" -gt "$done_n" ]; then
 			done_n=$n
-			pkv_say "guest: $done_n/${#scripts[@]} script(s) done ($(($(date +%s) - t0))s)"
+			pkv_say "guest: $done_n/${#scripts[@]} script(s) done (${elapsed}s)"
 		fi
-		if [ $(($(date +%s) - t0)) -ge "$timeout" ]; then
-			host_load_report $qpid $(($(date +%s) - t0))
+		if [ "$elapsed" -ge "$timeout" ]; then
+			host_load_report $qpid "$elapsed"
 			kill $qpid 2>/dev/null
 			sleep 1
 			kill -9 $qpid 2>/dev/null
