@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # Boot the guest once under QEMU.
 #
-#   boot.sh run [--out DIR] [--timeout SECS] [--append ARGS] SCRIPT...
+#   boot.sh run [--out DIR] [--timeout SECS] [--append ARGS] [--kv ENCODING] SCRIPT...
 #       run each script as root in the guest, in order; show its stdout,
 #       stderr and exit status; files written under $PKV_OUT come back to
 #       DIR/<script>/; exit non-zero if a script failed or the guest did not
 #       finish in time
-#   boot.sh shell [--append ARGS]
+#   boot.sh shell [--append ARGS] [--kv ENCODING]
 #       an interactive root shell on the serial console
+#
+# --kv text|dict|off adds printk.kv=ENCODING to the command line: where
+# printk_kv records keep their fields (docs/FORMAT.md, Encodings).
 #
 # Without --append the kernel command line gets PKV_APPEND_DEFAULT, the
 # boot the guest scenarios are written for (tests/meson.build uses it too),
@@ -23,6 +26,14 @@ IMAGE=$PKV_CACHE/rootfs.img
 # A 32 MiB ring buffer holds the selftest's 100k-record bursts; console
 # lines without the field block keep the serial log readable.
 PKV_APPEND_DEFAULT="log_buf_len=32M printk.kv_console_plain=1"
+
+# kv_append ENCODING: the printk.kv= argument, or die naming the choices.
+kv_append() {
+	case "$1" in
+	text | dict | off) echo " printk.kv=$1" ;;
+	*) pkv_die "--kv '$1': not an encoding (text, dict or off)" ;;
+	esac
+}
 
 # KVM is used only if a short, killed-on-timeout probe boots with it; on these
 # machines /dev/kvm exists but guests can hang at "Booting from ROM".
@@ -85,12 +96,13 @@ host_load_report() {
 }
 
 boot_run() {
-	local out="" timeout=${PKV_BOOT_TIMEOUT:-600} append=$PKV_APPEND_DEFAULT scripts=()
+	local out="" timeout=${PKV_BOOT_TIMEOUT:-600} append=$PKV_APPEND_DEFAULT kv="" scripts=()
 	while [ $# -gt 0 ]; do
 		case "$1" in
 		--out) out=$2; shift 2 ;;
 		--timeout) timeout=$2; shift 2 ;;
 		--append) append=$2; shift 2 ;;
+		--kv) kv=$(kv_append "${2:-}") || exit 1; shift 2 ;;
 		-*) pkv_die "run: unknown option $1" ;;
 		*) scripts+=("$1"); shift ;;
 		esac
@@ -108,7 +120,7 @@ boot_run() {
 	[ -d "$PKV_TOP/tests/data" ] && cp -r "$PKV_TOP/tests/data" "$work/in/data"
 	echo $((timeout - 30 > 30 ? timeout - 30 : 30)) >"$work/in/script-timeout"
 	write_env "$work/in"
-	qemu_cmd "$work/in" "$work/out" run "$append"
+	qemu_cmd "$work/in" "$work/out" run "$append$kv"
 	local log=$work/console.log
 	"${QEMU[@]}" -display none -monitor none -serial "file:$log" </dev/null >"$work/qemu.out" 2>&1 &
 	local qpid=$! t0 done_n=0 n elapsed
@@ -173,14 +185,20 @@ keep_log() {
 }
 
 boot_shell() {
-	local append=$PKV_APPEND_DEFAULT
-	[ "${1:-}" = --append ] && append=$2
+	local append=$PKV_APPEND_DEFAULT kv=""
+	while [ $# -gt 0 ]; do
+		case "$1" in
+		--append) append=$2; shift 2 ;;
+		--kv) kv=$(kv_append "${2:-}") || exit 1; shift 2 ;;
+		*) pkv_die "shell: unknown argument $1" ;;
+		esac
+	done
 	local work
 	work=$(mktemp -d "${TMPDIR:-/tmp}/pkv-shell.XXXXXX")
 	mkdir -p "$work/in/lib" "$work/out"
 	cp -r "$PKV_TOP/tests/guest/lib/." "$work/in/lib/" 2>/dev/null
 	write_env "$work/in"
-	qemu_cmd "$work/in" "$work/out" shell "$append"
+	qemu_cmd "$work/in" "$work/out" shell "$append$kv"
 	pkv_say "root shell on the guest's serial console; 'exit' shuts the guest down (Ctrl-A X kills QEMU)"
 	"${QEMU[@]}" -nographic
 	rm -rf "$work"

@@ -17,4 +17,8 @@ static inline char *pkv_take(struct pkv_record *r, size_t n)
 	return p;
 }
 
+/* Parse the text's block, then keep its fields only as the trust rule
+ * of docs/FORMAT.md allows, or take them from PRINTK_KV. */
+void pkv_fields_resolve(struct pkv_record *r, unsigned int flags);
+
 #endif

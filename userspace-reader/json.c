@@ -170,8 +170,16 @@ static void write_record(FILE *o, const struct pkv_record *r)
 		fputs_unlocked(",\"caller\":", o);
 		span(o, r->caller);
 	}
-	fputs_unlocked(r->structured ? ",\"structured\":true,\"prefix\":" :
-		       ",\"structured\":false,\"prefix\":", o);
+	{
+		static const char *const source[] = {
+			[PKV_KV_NONE] = ",\"structured\":false,\"prefix\":",
+			[PKV_KV_TEXT] = ",\"structured\":true,\"kv\":\"text\",\"prefix\":",
+			[PKV_KV_DICT] = ",\"structured\":true,\"kv\":\"dict\",\"prefix\":",
+			[PKV_KV_UNMARKED] = ",\"structured\":true,\"kv\":\"unmarked\",\"prefix\":",
+		};
+
+		fputs_unlocked(source[r->kv_source], o);
+	}
 	span(o, r->prefix);
 	fputs_unlocked(",\"msg\":", o);
 	span(o, r->msg);

@@ -37,7 +37,10 @@ static void usage(FILE *o)
 	      "      --since-seq N       only records with sequence number N or later\n"
 	      "  -m, --match KEY=VALUE   only records whose field, dictionary entry or\n"
 	      "                          prefix KEY is VALUE; repeat: all must hold\n"
-	      "  -s, --structured-only   only records with a printk_kv field block\n"
+	      "  -s, --structured-only   only records with printk_kv fields\n"
+	      "  -u, --unmarked          also take fields from a field block in the text of\n"
+	      "                          records the kernel did not mark (kernels that use\n"
+	      "                          printk_kv.h without its printk patches); untrusted\n"
 	      "  -p, --pretty            indent the JSON\n"
 	      "  -h, --help              show this help\n"
 	      "  -V, --version           show the version\n"
@@ -50,6 +53,7 @@ static void usage(FILE *o)
 struct options {
 	struct filter filter;
 	bool follow, pretty, new_only;
+	unsigned int parse_flags;	/* PKV_PARSE_* */
 	const char *file;
 };
 
@@ -63,6 +67,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "since-seq", required_argument, NULL, 'S' },
 		{ "match", required_argument, NULL, 'm' },
 		{ "structured-only", no_argument, NULL, 's' },
+		{ "unmarked", no_argument, NULL, 'u' },
 		{ "pretty", no_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -71,7 +76,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 	char why[160];
 	int c;
 
-	while ((c = getopt_long(argc, argv, "fnl:m:sphV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "fnl:m:suphV", longopts, NULL)) != -1) {
 		char *end;
 
 		switch (c) {
@@ -104,6 +109,9 @@ static int parse_options(int argc, char **argv, struct options *o)
 			break;
 		case 's':
 			o->filter.structured_only = true;
+			break;
+		case 'u':
+			o->parse_flags |= PKV_PARSE_UNMARKED;
 			break;
 		case 'p':
 			o->pretty = true;
@@ -211,7 +219,7 @@ int main(int argc, char **argv)
 			continue;
 		}
 		/* Of an over-long record only the head is kept: its header still counts. */
-		bad = pkv_record_parse(r, c.raw, c.len) != 0 || c.ev == PKV_EV_OVERLONG;
+		bad = pkv_record_parse_flags(r, c.raw, c.len, o.parse_flags) != 0 || c.ev == PKV_EV_OVERLONG;
 		if (c.ev == PKV_EV_OVERLONG)
 			snprintf(r->why, sizeof(r->why), "record of %zu bytes is longer than %d",
 				 c.total, PKV_RECORD_MAX);

@@ -238,6 +238,41 @@ static int parse_fields(struct cursor *c)
 		if (c->p >= c->end)
 			return BLOCK_CUT;
 		r->nfields++;
+		r->block.n = (size_t)(c->p - r->block.p);
+	}
+}
+
+/*
+ * The value of PRINTK_KV: complete fields separated by one space, then
+ * " ..." when printk cut the record's block (FORMAT.md, "Trust").
+ */
+static int parse_list(struct cursor *c)
+{
+	struct pkv_record *r = c->r;
+
+	for (;;) {
+		struct pkv_field *f = &r->fields[r->nfields];
+		int rc;
+
+		if (c->end - c->p == 3 && !memcmp(c->p, "...", 3)) {
+			if (!r->nfields)
+				return bad(c, "PRINTK_KV is cut before its first field");
+			r->truncated = true;
+			return BLOCK_OK;
+		}
+		if (r->nfields == PKV_MAX_FIELDS)
+			return bad(c, "more fields than the reader takes");
+		rc = parse_field(c, f);
+		if (rc == BLOCK_CUT || (rc == BLOCK_OK && !f->quoted && !f->value.n))
+			return bad(c, "PRINTK_KV ends inside a field");
+		if (rc != BLOCK_OK)
+			return rc;
+		r->nfields++;
+		if (c->p == c->end)
+			return BLOCK_OK;
+		if (*c->p != ' ' || c->p + 1 == c->end)
+			return bad(c, "PRINTK_KV fields are not separated by one space");
+		c->p++;
 	}
 }
 
@@ -249,14 +284,18 @@ void pkv_block_parse(struct pkv_record *r)
 	int rc;
 
 	r->structured = r->truncated = false;
+	r->kv_source = PKV_KV_NONE;
 	r->kv_error = NULL;
 	r->nfields = 0;
 	r->prefix.p = t;
 	r->prefix.n = 0;
 	r->msg = r->text;
+	r->block.p = t;
+	r->block.n = 0;
 	open = n ? memchr(t, '[', n) : NULL;
 	if (!open || (size_t)(t + n - open) < 4 || memcmp(open, "[kv ", 4))
 		return;
+	r->block.p = open + 4;
 	c.p = open + 3;
 	c.end = t + n;
 	rc = parse_fields(&c);
@@ -271,6 +310,7 @@ void pkv_block_parse(struct pkv_record *r)
 		return;
 	}
 	r->structured = true;
+	r->kv_source = PKV_KV_UNMARKED;
 	r->prefix.n = (size_t)(open - t);
 	if (rc == BLOCK_CUT) {
 		r->truncated = true;
@@ -282,4 +322,62 @@ void pkv_block_parse(struct pkv_record *r)
 		c.p++;
 	r->msg.p = c.p;
 	r->msg.n = (size_t)(c.end - c.p);
+}
+
+/* Forget the text's block: no fields, the whole text is the message. */
+static void drop_fields(struct pkv_record *r, size_t used)
+{
+	r->structured = r->truncated = false;
+	r->kv_source = PKV_KV_NONE;
+	r->nfields = 0;
+	r->used = used;
+	r->prefix.p = r->text.p;
+	r->prefix.n = 0;
+	r->msg = r->text;
+}
+
+/* Does PRINTK_KV hold exactly the complete fields of the text's block? */
+static bool mark_is_block(const struct pkv_record *r, struct pkv_span m)
+{
+	size_t n = r->block.n;
+
+	if (r->truncated)
+		return m.n == n + 4 && !memcmp(m.p, r->block.p, n) &&
+		       !memcmp(m.p + n, " ...", 4);
+	return m.n == n && !memcmp(m.p, r->block.p, n);
+}
+
+void pkv_fields_resolve(struct pkv_record *r, unsigned int flags)
+{
+	const struct pkv_dict_entry *m = NULL;
+	size_t used = r->used;
+	struct cursor c = { .r = r };
+
+	/* The kernel never marks a record of user space (facility > 0). */
+	if (r->facility == 0)
+		m = pkv_dict_get(r, "PRINTK_KV");
+	pkv_block_parse(r);
+	if (!m) {
+		if (r->structured && (r->facility || !(flags & PKV_PARSE_UNMARKED))) {
+			drop_fields(r, used);
+			r->kv_error = "field block not marked by the kernel: not trusted";
+		}
+		return;
+	}
+	if (r->structured && mark_is_block(r, m->value)) {
+		r->kv_source = PKV_KV_TEXT;
+		return;
+	}
+	/* printk.kv=dict: the text is the message, the fields are the mark. */
+	drop_fields(r, used);
+	r->kv_error = NULL;
+	c.p = m->value.p;
+	c.end = m->value.p + m->value.n;
+	if (parse_list(&c) != BLOCK_OK) {
+		drop_fields(r, used);
+		r->kv_error = c.err ? c.err : "malformed PRINTK_KV";
+		return;
+	}
+	r->structured = true;
+	r->kv_source = PKV_KV_DICT;
 }

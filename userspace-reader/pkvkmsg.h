@@ -58,6 +58,23 @@ struct pkv_dict_entry {
 	struct pkv_span value;	/* decoded */
 };
 
+/*
+ * Where a record's fields come from (docs/FORMAT.md, "Trust"). A patched
+ * kernel marks each record that a printk_kv call site wrote with the
+ * dictionary line PRINTK_KV, which holds its fields; user space cannot
+ * write dictionary lines, so fields are taken only from marked records.
+ */
+enum pkv_kv_source {
+	PKV_KV_NONE,		/* no fields */
+	PKV_KV_TEXT,		/* the text's block, marked (printk.kv=text) */
+	PKV_KV_DICT,		/* PRINTK_KV only; the text has no block (printk.kv=dict) */
+	PKV_KV_UNMARKED,	/* a text block without the mark: PKV_PARSE_UNMARKED */
+};
+
+/* pkv_record_parse_flags(): also take fields from unmarked text blocks
+ * (captures of kernels that use printk_kv.h without the printk patches). */
+#define PKV_PARSE_UNMARKED	0x1u
+
 struct pkv_record {
 	bool have_seq;			/* the header parsed, even if the rest did not */
 	uint64_t seq;
@@ -70,12 +87,14 @@ struct pkv_record {
 	struct pkv_dict_entry dict[PKV_MAX_DICT];
 	size_t ndict;
 
-	/* The field block (docs/FORMAT.md). */
-	bool structured;		/* text carries a valid block */
+	/* The fields (docs/FORMAT.md). */
+	bool structured;		/* the record has fields: kv_source != PKV_KV_NONE */
+	enum pkv_kv_source kv_source;
 	bool truncated;			/* the block was cut by printk */
 	const char *kv_error;		/* why a "[kv " block was rejected */
-	struct pkv_span prefix;
-	struct pkv_span msg;		/* the human message; all text if unstructured */
+	struct pkv_span prefix;		/* before the text's block; empty without one */
+	struct pkv_span msg;		/* the human message; all text without a block */
+	struct pkv_span block;		/* the text block's complete fields, as written */
 	struct pkv_field fields[PKV_MAX_FIELDS];
 	size_t nfields;
 
@@ -93,16 +112,22 @@ struct pkv_record {
  * a bad field block is not a failure: r->kv_error says why it was rejected.
  */
 int pkv_record_parse(struct pkv_record *r, const char *raw, size_t len);
+/* The same, with PKV_PARSE_* @flags. */
+int pkv_record_parse_flags(struct pkv_record *r, const char *raw, size_t len,
+			   unsigned int flags);
 
-/* Parse the field block of @r->text into r->fields (done by pkv_record_parse). */
+/*
+ * Parse the field block of @r->text into r->fields, whether or not the
+ * kernel marked the record (pkv_record_parse() then applies the trust rule).
+ */
 void pkv_block_parse(struct pkv_record *r);
 
 /*
- * With CONFIG_PRINTK_KV_DICT the kernel repeats each field of the block as
- * a dictionary line KEY=value (docs/FORMAT.md). Compare them with the
- * fields parsed from the text: -1 when the record has no such line (an
- * unpatched kernel, or no block), else the number of disagreements, with
- * the keys of the first @max of them in @keys.
+ * A patched kernel also writes each field as a dictionary line KEY=value
+ * for journald (docs/FORMAT.md). Compare them with the record's fields: -1
+ * when the record has no such line (an unpatched kernel, or no fields),
+ * else the number of disagreements, with the keys of the first @max of
+ * them in @keys.
  */
 int pkv_dict_compare(const struct pkv_record *r, struct pkv_span *keys, size_t max);
 

@@ -148,6 +148,12 @@ static int parse_header(struct pkv_record *r, const char *p, const char *end)
 
 int pkv_record_parse(struct pkv_record *r, const char *raw, size_t len)
 {
+	return pkv_record_parse_flags(r, raw, len, 0);
+}
+
+int pkv_record_parse_flags(struct pkv_record *r, const char *raw, size_t len,
+			   unsigned int flags)
+{
 	const char *end = raw + len, *semi, *nl, *line;
 	const char *nul;
 
@@ -158,6 +164,7 @@ int pkv_record_parse(struct pkv_record *r, const char *raw, size_t len)
 	r->caller.n = 0;
 	r->caller.p = NULL;
 	r->structured = r->truncated = false;
+	r->kv_source = PKV_KV_NONE;
 	r->kv_error = NULL;
 	r->why[0] = '\0';
 
@@ -216,7 +223,7 @@ int pkv_record_parse(struct pkv_record *r, const char *raw, size_t len)
 			   (size_t)(eq + 1 - raw)))
 			return -1;
 	}
-	pkv_block_parse(r);
+	pkv_fields_resolve(r, flags);
 	return 0;
 }
 
@@ -260,9 +267,11 @@ uint64_t pkv_seq_gap(struct pkv_seqtrack *t, uint64_t seq)
 	return lost;
 }
 
+/* Dictionary keys that are not a field's line. */
 static bool is_device_key(struct pkv_span k)
 {
-	return span_is(k, "SUBSYSTEM") || span_is(k, "DEVICE");
+	return span_is(k, "SUBSYSTEM") || span_is(k, "DEVICE") ||
+	       span_is(k, "PRINTK_KV");
 }
 
 /* Does dictionary key @d name field key @f (upper case of it)? */

@@ -36,6 +36,24 @@
 #include <linux/compiler.h>
 #include <linux/err.h>
 
+/*
+ * With the printk support (CONFIG_PRINTK_KV), every printk() of a converted
+ * file goes through _printk_kv(): printk then knows that the record comes
+ * from a printk_kv call site, and trusts the fields of a record whose
+ * format opens the block (Documentation/core-api/printk-kv.rst). A format
+ * that is not a compile-time constant takes printk()'s own path: it could
+ * hold a block made of data. Without the support, the header works alone
+ * through printk(), with the block in the text.
+ */
+#ifdef CONFIG_PRINTK_KV
+#define __pkv_printk(fmt, ...)						\
+	(__builtin_constant_p(fmt) ?					\
+	 printk_index_wrap(_printk_kv, fmt, ##__VA_ARGS__) :		\
+	 printk_index_wrap(_printk, fmt, ##__VA_ARGS__))
+#undef printk
+#define printk __pkv_printk
+#endif
+
 #ifndef PKV_PREFIX
 #define PKV_PREFIX KBUILD_MODNAME ": "
 #endif
@@ -201,7 +219,8 @@
 			__builtin_strcmp(#k, "netdev") &&		\
 			__builtin_strcmp(#k, "ifindex") &&		\
 			__builtin_strcmp(#k, "subsystem") &&		\
-			__builtin_strcmp(#k, "device"),			\
+			__builtin_strcmp(#k, "device") &&		\
+			__builtin_strcmp(#k, "printk_kv"),		\
 			"printk_kv: key '" #k "' is reserved or not [a-z][a-z0-9_]*"); \
 	})
 #define __PKV_CHECKS(...)						\
@@ -220,8 +239,9 @@
 #define __PKV_CHECKS_12(x, ...)	(__pkv_check x, __PKV_CHECKS_11(__VA_ARGS__))
 
 #define __PKV_PREFIX_CHECK						\
-	compiletime_assert(!__builtin_strchr(PKV_PREFIX, '['),		\
-			   "printk_kv: PKV_PREFIX must not contain '['")
+	compiletime_assert(!__builtin_strchr(PKV_PREFIX, '[') &&	\
+			   !__builtin_strchr(PKV_PREFIX, '%'),		\
+			   "printk_kv: PKV_PREFIX must not contain '[' or '%'")
 
 /*
  * Render @s as a quoted, escaped value into @buf (PKV_STR_MAX bytes): '"'
@@ -464,9 +484,33 @@ do {									\
  * For the helpers through which a subsystem logs for its callers, as
  * ext4's __ext4_error() does: the block carries the helper's fields, the
  * text after the block is @msg followed by the caller's formatted message.
- * The level is formatted into the text, where printk() finds it, so it may
- * be chosen at run time; printk index lists such a format at level "%s".
+ * The level may be chosen at run time; printk index lists such a format
+ * without a level.
  */
+#ifdef CONFIG_PRINTK_KV
+/* The level of a KERN_* string, for printk_kv_emit(). */
+static inline int __pkv_level(const char *kern)
+{
+	int c = printk_get_level(kern);
+
+	return c >= '0' && c <= '7' ? c - '0' : LOGLEVEL_DEFAULT;
+}
+
+#define __PKV_LEVEL_EMIT(fmt, level, ...)				\
+({									\
+	printk_index_subsys_emit("", "", fmt);				\
+	printk_kv_emit(level, fmt, __VA_ARGS__);			\
+})
+#define printk_kv_vaf(kern, msg, vaf, ...)				\
+do {									\
+	__PKV_PREFIX_CHECK;						\
+	(void)__PKV_CHECKS(__VA_ARGS__);				\
+	__PKV_EMIT_AFTER(__PKV_LEVEL_EMIT, __PKV_OPEN, "\n",		\
+			 (__pkv_level(kern)), __VA_ARGS__,		\
+			 (, "] " msg "%pV", (vaf)));			\
+} while (0)
+#else
+/* The level is formatted into the text, where printk() finds it. */
 #define printk_kv_vaf(kern, msg, vaf, ...)				\
 do {									\
 	__PKV_PREFIX_CHECK;						\
@@ -474,6 +518,7 @@ do {									\
 	__PKV_EMIT_AFTER(printk, "%s" __PKV_OPEN, "\n", (kern),		\
 			 __VA_ARGS__, (, "] " msg "%pV", (vaf)));	\
 } while (0)
+#endif
 
 /*
  * pr_debug_kv() and its _once and _ratelimited forms follow pr_debug() and
@@ -493,6 +538,20 @@ do {									\
 #define pr_debug_kv(msg, ...)	__PKV_CALL(printk, KERN_DEBUG, msg, __VA_ARGS__)
 #else
 #define pr_debug_kv(msg, ...)	__PKV_CALL(no_printk, KERN_DEBUG, msg, __VA_ARGS__)
+#endif
+
+/*
+ * dynamic debug prints pr_debug() through "%s%pV", a format printk cannot
+ * tell from any other: with the printk support, a converted file's
+ * pr_debug() takes pr_debug_kv()'s path, so that its record keeps its
+ * fields under every encoding. dyndbg's decoration flags then do not apply.
+ */
+#if defined(CONFIG_PRINTK_KV) && (defined(CONFIG_DYNAMIC_DEBUG) ||	\
+	(defined(CONFIG_DYNAMIC_DEBUG_CORE) && defined(DYNAMIC_DEBUG_MODULE)))
+#undef pr_debug
+#define pr_debug(fmt, ...)						\
+	_dynamic_func_call_no_desc(pr_fmt(fmt), printk,			\
+				   KERN_DEBUG pr_fmt(fmt), ##__VA_ARGS__)
 #endif
 
 #if defined(CONFIG_DYNAMIC_DEBUG) ||					\
@@ -525,10 +584,15 @@ do {									\
  * driver and device names are fields, escaped, rather than an unescaped
  * text prefix in front of the block.
  */
+#ifdef CONFIG_PRINTK_KV
+#define __pkv_dev_printk_emit	dev_printk_kv_emit
+#else
+#define __pkv_dev_printk_emit	dev_printk_emit
+#endif
 #define __PKV_DEV_EMIT(fmt, level, kern, dev, ...)			\
 ({									\
 	printk_index_subsys_emit("", kern, fmt);			\
-	dev_printk_emit(level, dev, fmt, __VA_ARGS__);			\
+	__pkv_dev_printk_emit(level, dev, fmt, __VA_ARGS__);		\
 })
 #define __PKV_DEV_CALL(emit, level, kern, dev, msg, ...)		\
 do {									\
@@ -579,8 +643,8 @@ do {									\
 #if defined(CONFIG_DYNAMIC_DEBUG) ||					\
 	(defined(CONFIG_DYNAMIC_DEBUG_CORE) && defined(DYNAMIC_DEBUG_MODULE))
 #define __PKV_DEV_DYNDBG(fmt, level, kern, dev, ...)			\
-	_dynamic_func_call_no_desc(fmt, dev_printk_emit, level, dev, fmt,	\
-				   __VA_ARGS__)
+	_dynamic_func_call_no_desc(fmt, __pkv_dev_printk_emit, level, dev,	\
+				   fmt, __VA_ARGS__)
 #define dev_dbg_kv(dev, msg, ...)					\
 	__PKV_DEV_CALL(__PKV_DEV_DYNDBG, LOGLEVEL_DEBUG, KERN_DEBUG, dev,	\
 		       msg, __VA_ARGS__)

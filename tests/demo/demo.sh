@@ -2,6 +2,10 @@
 # queries by field with kmsg2json, and journalctl answering by field.
 say() { printf '\n== %s\n' "$*"; }
 say "kernel $(uname -r), built from the series: $(cut -d' ' -f1-4 /proc/version)"
+kv=$(cat /sys/module/printk/parameters/kv)
+say "printk.kv=$kv: printk_kv records keep their fields $(case $kv in
+	text) echo "in a block of their text" ;; dict) echo "out of band, after their text" ;;
+	*) echo "nowhere (the baseline)" ;; esac) (./pkv demo --kv text|dict|off)"
 modprobe test_printk_kv
 modprobe l2tp_netlink && modprobe l2tp_eth
 echo 'module l2tp_core +p' >/proc/dynamic_debug/control
@@ -13,11 +17,14 @@ pkv-udpsend 127.0.0.1 5000 0003000000000063000000000000 5001	# unknown session 9
 pkv-udpsend 127.0.0.1 5000 00030000000000070eadbeef000000000000 5001	# wrong cookie
 sleep 1
 
-say "dmesg: what a person reads (an unchanged pr_info() gains the static fields)"
+say "dmesg: what a person reads$([ "$kv" = text ] && echo " (an unchanged pr_info() gains the static fields)")"
 dmesg | grep -E 'l2tp_core|test_printk_kv' | grep -E 'L2TP core|no session|cookie|hostile|tests passed' | cut -c1-190
 
+say "/dev/kmsg: one record as journald reads it (PRINTK_KV: the kernel's mark and the typed fields)"
+kmsg2json --match session=99 | jq -r '"\(.level),\(.seq),\(.ts_usec),-;\(.text)", (.dict | to_entries[] | " \(.key)=\(.value)")'
+
 say "kmsg2json --structured-only --match subsys=l2tp: the same records as data"
-kmsg2json --structured-only --match subsys=l2tp | jq -c '{level, prefix, msg, fields}'
+kmsg2json --structured-only --match subsys=l2tp | jq -c '{level, kv, text, fields}'
 
 say "kmsg2json --match test=hostile --pretty: a hostile string, exact, no forged field"
 kmsg2json --match test=hostile --pretty | jq '{fields, dict_agrees}'

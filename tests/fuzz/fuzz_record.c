@@ -21,6 +21,11 @@ static void check_record(const struct pkv_record *r)
 
 	assert(r->used <= sizeof(r->store));
 	assert(r->nfields <= PKV_MAX_FIELDS && r->ndict <= PKV_MAX_DICT);
+	/* Fields only from the kernel's records, and only marked ones unless asked. */
+	assert(r->structured == (r->kv_source != PKV_KV_NONE));
+	assert(!r->structured || r->facility == 0);
+	assert((r->kv_source != PKV_KV_TEXT && r->kv_source != PKV_KV_DICT) ||
+	       pkv_dict_get(r, "PRINTK_KV"));
 	if (!r->structured)
 		assert(r->nfields == 0 && r->msg.n == r->text.n);
 	else
@@ -60,7 +65,9 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		if (c.ev == PKV_EV_END || c.ev == PKV_EV_ERROR)
 			break;
 		assert(c.len <= PKV_RECORD_MAX && c.len <= c.total);
-		if (c.ev == PKV_EV_RECORD && pkv_record_parse(&r, c.raw, c.len) == 0) {
+		/* The stream's records also with unmarked blocks taken. */
+		if (c.ev == PKV_EV_RECORD &&
+		    pkv_record_parse_flags(&r, c.raw, c.len, PKV_PARSE_UNMARKED) == 0) {
 			check_record(&r);
 			pkv_json_record(&j, &r);
 		}

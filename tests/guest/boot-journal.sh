@@ -13,6 +13,12 @@ check_file "$J" "journal's Linux version record names the release and the series
 [ "$(uname -r)" = "$PKV_KERNEL_RELEASE" ] && echo "ok   uname -r is $PKV_KERNEL_RELEASE" ||
 	{ echo "FAIL uname -r is $(uname -r), expected $PKV_KERNEL_RELEASE"; pkv_failed=$((pkv_failed + 1)); }
 
+want=text
+for a in $(cat /proc/cmdline); do
+	case $a in printk.kv=*) want=${a#printk.kv=} ;; esac
+done
+check_equal "printk.kv= is the encoding the command line chose" "$PKV_KV" "$want"
+
 kmsg_capture
 check "kmsg2json sees the Linux version record first" '.seq == 0' \
 	'length == 1 and (.[0].text | startswith("Linux version " + $rel))' --arg rel "$PKV_KERNEL_RELEASE"

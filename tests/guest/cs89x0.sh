@@ -12,18 +12,18 @@ kmsg_capture
 	{ echo "FAIL the failed probe left its claim on $addr:"; grep -n "$addr" /proc/iomem; }
 C='.fields.mod == "cs89x0"'
 check "every cs89x0 record carries the module and the call site" "$C" \
-	'length >= 3 and all(.structured and .prefix == "cs89x0: " and (.fields.src | test("^cs89x0\\.c:[0-9]+$")))'
-check "the address port, read before the chip ID" "$C and .msg == \"address port\"" \
+	'length >= 3 and all(.structured and pfx == "cs89x0: " and (.fields.src | test("^cs89x0\\.c:[0-9]+$")))'
+check "the address port, read before the chip ID" "$C and body == \"address port\"" \
 	'length == 1 and .[0].level == 7 and .[0].fields.port == 10 and (.[0].fields.value | type) == "number"'
-check "wrong signature: the port, what was read, what a CS89x0 returns" "$C and .msg == \"incorrect chip signature\"" \
+check "wrong signature: the port, what was read, what a CS89x0 returns" "$C and body == \"incorrect chip signature\"" \
 	'length == 1 and .[0].level == 7 and .[0].fields.port == 12 and .[0].fields.expected == 25358
 	 and .[0].fields.signature != 25358 and ([.[0].fields | keys[]] == ["expected", "mod", "port", "signature", "src"])'
-check "the probe's failure: on the platform device, with its errno and dictionary" "$C and .msg == \"no cs8900 or cs8920 detected\"" \
+check "the probe's failure: on the platform device, with its errno and dictionary" "$C and body == \"no cs8900 or cs8920 detected\"" \
 	'length == 1 and .[0].level == 4 and .[0].fields.drv == "cs89x0" and .[0].fields.dev == "cs89x0"
 	 and .[0].fields.err == "-ENODEV" and .[0].dict.SUBSYSTEM == "platform"
 	 and .[0].dict.DEVICE == "+platform:cs89x0" and .[0].dict_agrees'
 check "the three records in probe order" "$C" \
-	'[.[].msg] == ["address port", "incorrect chip signature", "no cs8900 or cs8920 detected"]'
+	'[.[] | body] == ["address port", "incorrect chip signature", "no cs8900 or cs8920 detected"]'
 J=/tmp/cs89x0-journal.json
 journal_query "$J" 1 _KERNEL_DEVICE=+platform:cs89x0 _KERNEL_ERR=-ENODEV
 check_file "$J" "journalctl _KERNEL_DEVICE=+platform:cs89x0 _KERNEL_ERR=-ENODEV: the failure only" 'true' \

@@ -1,15 +1,15 @@
-# journald and kmsg2json agree on every structured record, field for field,
-# and journald's limit of 64 dictionary lines per record is respected.
+# journald and kmsg2json agree on every structured record, field for field.
 # Runs after the selftest and l2tp scenarios in the shared boot: their records
 # are the corpus.
 . "$PKV_IN/lib/assert.sh"
 run=/sys/kernel/debug/test_printk_kv/run
 modprobe test_printk_kv
-echo "wide 60" >"$run"		# 62 fields: SUBSYSTEM/DEVICE + 62 = journald's 64
-echo "wide 61" >"$run"		# 63 fields: over the limit, no dictionary lines
+# A block of 62 fields built by hand and printed through "%s": kernel code,
+# but no printk_kv call site, so no field (the header's items cannot make
+# that many fields: journald's limit of 64 lines is out of their reach).
+echo "wide 60" >"$run"
 J=/tmp/journal-all.json
-journal_query "$J" 1 _KERNEL_TEST=wide	# the 62-field one; the other has no fields
-journal_query "$J" 1 --grep 'n=61 '
+journal_query "$J" 1 --grep 'n=60 '
 journalctl -k -o json >"$J"
 kmsg_capture
 check "kmsg2json: the text's fields and the kernel's dictionary lines agree" '.dict_agrees != null' \
@@ -29,15 +29,11 @@ check "journald stores every dictionary line of every structured record, nothing
 	         and ([$e | keys[] | select(startswith("_KERNEL_"))] | sort) ==
 	             ([$r.dict | keys[] | "_KERNEL_" + .] | sort))
 	 | length > 50 and all' --slurpfile j "$J"
-check "a 62-field block: all 62 lines, journald keeps them all" '.fields.test == "wide" and .fields.n == 60' \
-	'length == 1 and .[0].dict_agrees and (.[0].dict | length) == 62'
-journal_query "$J" 1 _KERNEL_TEST=wide _KERNEL_N=60
-check_file "$J" "journalctl _KERNEL_N=60: 62 _KERNEL_ fields, the last one included" 'true' \
-	'length == 1 and ([.[0] | keys[] | select(startswith("_KERNEL_"))] | length) == 62 and .[0]._KERNEL_F59 == "59"'
-check "a 63-field block: parsed by the reader, no dictionary lines from the kernel" \
-	'.fields.test == "wide" and .fields.n == 61' \
-	'length == 1 and (.[0].fields | length) == 63 and .[0].dict == {} and (.[0] | has("dict_agrees") | not)'
-journalctl -k -o json --grep 'n=61 ' >"$J"
-check_file "$J" "the 63-field record is still in the journal, whole" 'true' \
-	'length == 1 and (.[0].MESSAGE | endswith("f60=60] wide record"))'
+check "a hand-built 62-field block: no field, no PRINTK_KV or field line" \
+	'.text | startswith("test_printk_kv: [kv test=wide n=60 ")' \
+	'length == 1 and (.[0].structured | not) and .[0].dict == {}'
+journalctl -k -o json --grep 'n=60 ' >"$J"
+check_file "$J" "the hand-built record is in the journal, whole, without _KERNEL_ fields" 'true' \
+	'length == 1 and (.[0].MESSAGE | endswith("f59=59] wide record")) and
+	 ([.[0] | keys[] | select(startswith("_KERNEL_"))] == [])'
 finish

@@ -23,22 +23,22 @@ sleep 0.5
 kmsg_capture
 L='.fields.mod == "l2tp_core" and .level == 7'
 check "every l2tp record carries the static fields" '.fields.subsys == "l2tp"' \
-	'length >= 6 and all(.structured and .prefix == (.fields.mod + ": ") and (.fields.src | test("^l2tp_[a-z]+\\.c:[0-9]+$")))'
-check "the core's banner: static fields only" '.fields.mod == "l2tp_core" and (.msg | startswith("L2TP core driver"))' \
+	'length >= 6 and all(.structured and pfx == (.fields.mod + ": ") and (.fields.src | test("^l2tp_[a-z]+\\.c:[0-9]+$")))'
+check "the core's banner: static fields only" '.fields.mod == "l2tp_core" and (body | startswith("L2TP core driver"))' \
 	'length == 1 and (.[0].fields | keys) == ["mod", "src", "subsys"] and .[0].level == 6'
 check "dyndbg off: no debug record; on: exactly one per bad packet" "$L" \
-	'[.[].msg] == ["short packet", "protocol version mismatch", "no session found, passing up",
+	'[.[] | body] == ["short packet", "protocol version mismatch", "no session found, passing up",
 	               "cookie mismatch, discarding", "no sequence numbers, discarding"]'
-check "short packet: tunnel and length" "$L and .msg == \"short packet\"" \
+check "short packet: tunnel and length" "$L and body == \"short packet\"" \
 	'.[0].fields | del(.src) == {"mod": "l2tp_core", "subsys": "l2tp", "tunnel_name": "tunl 4", "tunnel": 4, "len": 2}'
-check "version mismatch (from a hostile-named sender): got and expected, no other key" "$L and .msg == \"protocol version mismatch\"" \
+check "version mismatch (from a hostile-named sender): got and expected, no other key" "$L and body == \"protocol version mismatch\"" \
 	'length == 1 and (.[0].fields | .tunnel == 4 and .version == 2 and .expected == 3 and .tunnel_name == "tunl 4"
 	 and keys == ["expected", "mod", "src", "subsys", "tunnel", "tunnel_name", "version"])'
-check "no session: tunnel and session ids of the packet" "$L and .msg == \"no session found, passing up\"" \
+check "no session: tunnel and session ids of the packet" "$L and body == \"no session found, passing up\"" \
 	'.[0].fields | .tunnel == 4 and .session == 99'
-check "cookie mismatch: session and cookie length" "$L and .msg == \"cookie mismatch, discarding\"" \
+check "cookie mismatch: session and cookie length" "$L and body == \"cookie mismatch, discarding\"" \
 	'.[0].fields | .tunnel == 4 and .session == 7 and .cookie_len == 4'
-check "missing sequence numbers: session name, ids, LNS mode" "$L and .msg == \"no sequence numbers, discarding\"" \
+check "missing sequence numbers: session name, ids, LNS mode" "$L and body == \"no sequence numbers, discarding\"" \
 	'.[0].fields | .session_name == "sess 4/8" and .tunnel == 4 and .session == 8 and .lns == false'
 check "l2tp records can be selected by field" "$L" \
 	'[.[] | select(.fields.tunnel == 4 and .fields.session == 7)] | length == 1'

@@ -26,27 +26,27 @@ kmsg_capture
 
 L='.fields.mod == "l1oip"'
 M='.fields.mod == "mISDN_core"'
-P="$L and (.msg | startswith(\"packet error\"))"
+P="$L and (body | startswith(\"packet error\"))"
 check "every l1oip and mISDN core record carries the module and the call site" "$L or $M" \
-	'length >= 20 and all(.structured and .prefix == .fields.mod + ": "
+	'length >= 20 and all(.structured and pfx == .fields.mod + ": "
 	  and (.fields.src | test("^(l1oip_core|core|stack|layer[12]|tei|socket|clock|fsm|hwchannel|timerdev)\\.c:[0-9]+$")))'
-check "load: two cards registered, one record" "$L and .msg == \"virtual devices registered\"" \
+check "load: two cards registered, one record" "$L and body == \"virtual devices registered\"" \
 	'length == 1 and .[0].level == 6 and .[0].fields.cards == 2'
-check "card 1 has no id: a warning naming the card" "$L and (.msg | startswith(\"no id given\"))" \
+check "card 1 has no id: a warning naming the card" "$L and (body | startswith(\"no id given\"))" \
 	'length == 1 and .[0].level == 4 and .[0].fields.card == "l1oip-s0.1"'
-check "debug=0x10000: each card's addresses as fields" "$L and .msg == \"using addresses\"" \
+check "debug=0x10000: each card's addresses as fields" "$L and body == \"using addresses\"" \
 	'length == 2 and .[0].level == 7 and [.[].fields | {card, local_port, remote_ip, remote_port, ondemand}] ==
 	 [{"card": "l1oip-s0.1", "local_port": 5070, "remote_ip": "127.0.0.1", "remote_port": 5071, "ondemand": false},
 	  {"card": "l1oip-s0.2", "local_port": 5072, "remote_ip": "127.0.0.1", "remote_port": 5073, "ondemand": false}]'
-check "card 2's id, in hexadecimal" "$L and .msg == \"using id\"" \
+check "card 2's id, in hexadecimal" "$L and body == \"using id\"" \
 	'[.[].fields | {card, id}] == [{"card": "l1oip-s0.1", "id": 0}, {"card": "l1oip-s0.2", "id": 4660}]'
-check "the core: each card registered with its id, protocols and B channels" "$M and .msg == \"device registered\"" \
+check "the core: each card registered with its id, protocols and B channels" "$M and body == \"device registered\"" \
 	'length == 2 and [.[].fields.card] == ["l1oip-s0.1", "l1oip-s0.2"] and all(.fields.bchannels == 2)
 	 and .[0].fields.id != .[1].fields.id'
-check "the core: each card unregistered on rmmod" "$M and .msg == \"device unregistered\"" \
+check "the core: each card unregistered on rmmod" "$M and body == \"device unregistered\"" \
 	'[.[].fields.card] | sort == ["l1oip-s0.1", "l1oip-s0.2"]'
 check "one warning per bad packet, in order, at warning level" "$P" \
-	'all(.level == 4) and [.[].msg] == ["packet error: shorter than 4 bytes", "packet error: unknown version",
+	'all(.level == 4) and [.[] | body] == ["packet error: shorter than 4 bytes", "packet error: unknown version",
 	 "packet error: E1 packet on an S0 interface", "packet error: codec unsupported",
 	 "packet error: packet has an id, the card has none", "packet error: channel out of range",
 	 "packet error: channel not in the stack", "packet error: frame exceeds the packet",
@@ -58,9 +58,9 @@ check "packet errors: the values of each packet" "$P" \
 	 {"card": "l1oip-s0.1", "channel": 0}, {"card": "l1oip-s0.1", "channel": 5},
 	 {"card": "l1oip-s0.1", "frame_len": 5, "offset": 2, "len": 5},
 	 {"card": "l1oip-s0.2", "id": 153, "expected": 4660}, {"card": "l1oip-s0.2"}]'
-check "codec 7: the load fails with the card and the codec" "$L and .msg == \"codec not supported\"" \
+check "codec 7: the load fails with the card and the codec" "$L and body == \"codec not supported\"" \
 	'length == 1 and .[0].level == 3 and .[0].fields.card == "l1oip-s0.1" and .[0].fields.codec == 7'
-check "card type 9: the load fails with the index and the type" "$L and .msg == \"card type not supported\"" \
+check "card type 9: the load fails with the index and the type" "$L and body == \"card type not supported\"" \
 	'length == 1 and .[0].fields.index == 0 and .[0].fields.type == 9'
 J=/tmp/misdn-journal.json
 journal_query "$J" 1 _KERNEL_MOD=l1oip _KERNEL_CARD=l1oip-s0.2 PRIORITY=4

@@ -12,10 +12,10 @@ printf 'user caf\303\251 "quoted" [kv y=2]' >"$run"
 kmsg_capture
 T='.fields.subsys == "selftest"'
 
-check "the kernel's renderers match the documented text" "$T and (.msg | startswith(\"all \"))" \
-	'length == 1 and .[0].msg == "all 11 tests passed"'
+check "the kernel's renderers match the documented text" "$T and (body | startswith(\"all \"))" \
+	'length == 1 and (.[0] | body) == "all 11 tests passed"'
 check "types: every KV type with its extreme values" "$T and .fields.test == \"types\"" \
-	'length == 1 and .[0].level == 6 and .[0].msg == "every type" and
+	'length == 1 and .[0].level == 6 and (.[0] | body) == "every type" and
 	 (.[0].fields | del(.src)) == {"mod": "test_printk_kv", "subsys": "selftest", "test": "types",
 	   "u32": 4294967295, "s32": -2147483648, "u64": 18446744073709551615,
 	   "s64": -9223372036854775808, "hex": 0, "hex64": 16045690984503111693,
@@ -31,7 +31,7 @@ check "hostile: quotes, backslash, brackets, control and non-UTF-8 bytes round-t
 	 and .[0].fields.ctl == "\u0001\t\n\u001b[31m\u007f" and .[0].fields.utf8 == [195, 169, 255]
 	 and .[0].fields.empty == "" and (.[0].fields | has("forged") | not)'
 check "long: cut by printk, flagged, no field invented or shortened" "$T and .fields.test == \"long\"" \
-	'length == 1 and .[0].truncated == true and .[0].msg == "" and
+	'length == 1 and .[0].truncated == true and (.[0] | body) == "" and
 	 (.[0].fields | keys) == ["a", "b", "c", "d", "e", "f", "g", "mod", "src", "subsys", "test"] and
 	 all(.[0].fields | .a, .b, .c, .d, .e, .f, .g; . == ("z" * 119))'
 check "once: one record of three calls" "$T and .fields.test == \"once\"" \
@@ -42,9 +42,9 @@ check "dev: driver and device as fields, SUBSYSTEM/DEVICE dictionary" "$T and .f
 	'length == 1 and .[0].level == 3 and .[0].fields.drv == "platform" and
 	 .[0].fields.dev == "test_printk_kv" and .[0].fields.sig == 25358 and
 	 .[0].dict.SUBSYSTEM == "platform" and .[0].dict.DEVICE == "+platform:test_printk_kv"'
-check "classic pr_info: static fields only, message untouched" "$T and (.msg | startswith(\"classic\"))" \
+check "classic pr_info: static fields only, message untouched" "$T and (body | startswith(\"classic\"))" \
 	'length == 1 and (.[0].fields | keys) == ["mod", "src", "subsys"] and
-	 .[0].msg == "classic pr_info, test=classic is in the message only"'
+	 (.[0] | body) == "classic pr_info, test=classic is in the message only"'
 check "debug: printed only while dyndbg enabled it, at level 7" "$T and .fields.test == \"debug\"" \
 	'length == 1 and .[0].level == 7 and .[0].fields.n == 1'
 want=$(printf 'a"b\\c]\001\377 [kv x=1]\t=' | od -An -v -tu1 | jq -s -c '.')
@@ -84,7 +84,7 @@ check_file "$B" "burst: $cpus CPUs x 3000 records, none lost" 'true' \
 	'length == 3000 * $cpus and all(has("gap") | not)' --argjson cpus "$cpus"
 check_file "$B" "burst: every record whole, none mixed with another" 'true' \
 	'all(.structured and (has("truncated") | not) and
-	     .msg == "burst record with a payload to make interleaving visible" and
+	     body == "burst record with a payload to make interleaving visible" and
 	     .fields.pad == "0123456789abcdef0123456789abcdef" and
 	     (.fields | keys) == ["cpu", "i", "mod", "pad", "src", "subsys", "test"])'
 check_file "$B" "burst: each CPU's records in order 0..2999" 'true' \

@@ -57,6 +57,9 @@ case_ key-reserved-mod "printk_kv: key" 'pr_info_kv("m", KV_U32(mode, i))' 'pr_i
 case_ key-reserved-device "printk_kv: key" 'pr_info_kv("m", KV_U32(devices, i))' 'pr_info_kv("m", KV_U32(device, i))'
 case_ prefix-with-bracket "PKV_PREFIX" 'pr_info_kv("m", KV_U32(n, i))' 'pr_info_kv("m", KV_U32(n, i))' \
 	'#define PKV_PREFIX "[x] "'
+case_ key-reserved-printk-kv "printk_kv: key" 'pr_info_kv("m", KV_U32(printk_k, i))' 'pr_info_kv("m", KV_U32(printk_kv, i))'
+case_ prefix-with-percent "PKV_PREFIX" 'pr_info_kv("m", KV_U32(n, i))' 'pr_info_kv("m", KV_U32(n, i))' \
+	'#define PKV_PREFIX "cf%d: "'
 case_ debug-compiled-out-still-checked "format" 'pr_debug_kv("m", KV_U32(n, i))' 'pr_debug_kv("m", KV_U32(n, u64v))'
 case_ dev-dbg-compiled-out-still-checked "format" \
 	'dev_dbg_kv((struct device *)0, "m", KV_U32(n, i))' 'dev_dbg_kv((struct device *)0, "m", KV_U32(n, u64v))'

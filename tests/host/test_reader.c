@@ -17,9 +17,13 @@
 
 static struct pkv_record rec;
 
+/*
+ * Most tests are of the block's grammar: they take fields from unmarked
+ * text as well (kmsg2json --unmarked). test_trust() is of the trust rule.
+ */
 static struct pkv_record *parse(const char *raw)
 {
-	int rc = pkv_record_parse(&rec, raw, strlen(raw));
+	int rc = pkv_record_parse_flags(&rec, raw, strlen(raw), PKV_PARSE_UNMARKED);
 
 	if (rc)
 		fail_msg("parse of '%s' failed: %s", raw, rec.why);
@@ -441,7 +445,7 @@ static void test_json_record(void **state)
 	fclose(m);
 	assert_string_equal(buf,
 		"{\"seq\":7,\"ts_usec\":9,\"facility\":0,\"level\":3,\"cont\":false,\"caller\":\"C1\","
-		"\"structured\":true,\"prefix\":\"p: \",\"msg\":\"m\",\"fields\":{\"a\":1,\"b\":\"x\","
+		"\"structured\":true,\"kv\":\"unmarked\",\"prefix\":\"p: \",\"msg\":\"m\",\"fields\":{\"a\":1,\"b\":\"x\","
 		"\"c\":true},\"cut\":[\"b\"],\"dict\":{\"DEVICE\":\"n1\"},"
 		"\"text\":\"p: [kv a=1 b=\\\"x\\\"... c=true] m\"}\n"
 		"{\n  \"gap\": true,\n  \"reason\": \"overrun\",\n  \"lost\": 4,\n"
@@ -473,6 +477,76 @@ static void test_dict_compare(void **state)
 	span_is(keys[2], "C");
 }
 
+/* Fields only from records the kernel marked with PRINTK_KV (FORMAT.md). */
+static void test_trust(void **state)
+{
+	struct pkv_span keys[4];
+	struct pkv_record *r = &rec;
+	const char *raw;
+
+	(void)state;
+	/* Unmarked: the block is text, whatever it looks like. */
+	raw = "6,1,2,-;p: [kv a=1] m\n";
+	assert_int_equal(pkv_record_parse(r, raw, strlen(raw)), 0);
+	assert_false(r->structured);
+	assert_int_equal(r->kv_source, PKV_KV_NONE);
+	assert_int_equal(r->nfields, 0);
+	assert_non_null(strstr(r->kv_error, "not marked"));
+	span_is(r->msg, "p: [kv a=1] m");
+	/* printk.kv=text: the text's block, the mark equal to its fields. */
+	raw = "6,1,2,-;p: [kv a=1 b=\"x y\"] m\n PRINTK_KV=a=1 b=\"x y\"\n A=1\n B=x y\n";
+	assert_int_equal(pkv_record_parse(r, raw, strlen(raw)), 0);
+	assert_int_equal(r->kv_source, PKV_KV_TEXT);
+	assert_int_equal(r->nfields, 2);
+	span_is(r->prefix, "p: ");
+	span_is(r->msg, "m");
+	assert_int_equal(pkv_dict_compare(r, keys, 4), 0);
+	/* printk.kv=dict: fields from the mark; a block in the message is text. */
+	raw = "6,1,2,-;p: m [kv c=3] x\n PRINTK_KV=a=1 b=\"x y\"\n A=1\n B=x y\n";
+	assert_int_equal(pkv_record_parse(r, raw, strlen(raw)), 0);
+	assert_int_equal(r->kv_source, PKV_KV_DICT);
+	assert_int_equal(r->nfields, 2);
+	span_is(r->fields[1].value, "x y");
+	assert_null(pkv_field_get(r, "c"));
+	span_is(r->prefix, "");
+	span_is(r->msg, "p: m [kv c=3] x");
+	assert_null(r->kv_error);
+	assert_int_equal(pkv_dict_compare(r, keys, 4), 0);
+	/* A mark that is not the text's block: the mark's fields, not the text's. */
+	raw = "6,1,2,-;p: [kv a=1] m\n PRINTK_KV=a=2\n";
+	assert_int_equal(pkv_record_parse(r, raw, strlen(raw)), 0);
+	assert_int_equal(r->kv_source, PKV_KV_DICT);
+	span_is(r->fields[0].value, "2");
+	/* Cut by printk: complete fields, flagged. */
+	raw = "6,1,2,-;p:\n PRINTK_KV=a=1 b=\"z\"... ...\n";
+	assert_int_equal(pkv_record_parse(r, raw, strlen(raw)), 0);
+	assert_int_equal(r->kv_source, PKV_KV_DICT);
+	assert_int_equal(r->nfields, 2);
+	assert_true(r->truncated);
+	assert_true(r->fields[1].cut);
+	raw = "6,1,2,-;p: [kv a=1 b=2 c=\n PRINTK_KV=a=1 b=2 ...\n";
+	assert_int_equal(pkv_record_parse(r, raw, strlen(raw)), 0);
+	assert_int_equal(r->kv_source, PKV_KV_TEXT);
+	assert_true(r->truncated);
+	/* User space (facility > 0) never has fields, marked or not. */
+	raw = "14,1,2,-;p: [kv a=1] m\n PRINTK_KV=a=1\n";
+	assert_int_equal(pkv_record_parse_flags(r, raw, strlen(raw), PKV_PARSE_UNMARKED), 0);
+	assert_false(r->structured);
+	assert_int_equal(r->nfields, 0);
+	/* A malformed mark gives no field. */
+	static const char *const bad[] = {
+		"a=1  b=2", "a=", "a=1 ", " a=1", "a=\"x", "A=1", "a=1]", "...", "a=1 a=2",
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char buf[64];
+
+		snprintf(buf, sizeof(buf), "6,1,2,-;m\n PRINTK_KV=%s\n", bad[i]);
+		assert_int_equal(pkv_record_parse(r, buf, strlen(buf)), 0);
+		if (r->structured || !r->kv_error)
+			fail_msg("PRINTK_KV=%s was taken", bad[i]);
+	}
+}
+
 static void test_filters(void **state)
 {
 	struct filter f = { 0 };
@@ -499,8 +573,8 @@ static void test_filters(void **state)
 	assert_false(filter_pass(&f, &rec));
 	parse("2,1,2,-;l2tp: [kv tunnel=4] m\n");		/* level 2 not chosen */
 	assert_false(filter_pass(&f, &rec));
-	parse("14,1,2,-;l2tp: [kv tunnel=4] m\n");		/* user, info */
-	assert_true(filter_pass(&f, &rec));
+	parse("14,1,2,-;l2tp: [kv tunnel=4] m\n");		/* user: never fields */
+	assert_false(filter_pass(&f, &rec));
 	parse("22,1,2,-;l2tp: [kv tunnel=4] m\n");		/* mail */
 	assert_false(filter_pass(&f, &rec));
 
@@ -539,6 +613,7 @@ int main(void)
 		cmocka_unit_test(test_json_strings),
 		cmocka_unit_test(test_json_record),
 		cmocka_unit_test(test_dict_compare),
+		cmocka_unit_test(test_trust),
 		cmocka_unit_test(test_filters),
 	};
 

@@ -2,7 +2,8 @@
 # Assertions for guest scenarios: jq over kmsg2json or journalctl output.
 #
 #   . "$PKV_IN/lib/assert.sh"
-#   kmsg_capture               records now in /dev/kmsg -> $KMSG (JSON lines)
+#   kmsg_capture [ARGS]        records now in /dev/kmsg -> $KMSG (JSON lines),
+#                              kmsg2json ARGS
 #   check DESC SELECT EXPR [jq args...]
 #       jq -s over the records of $KMSG that match SELECT; passes when EXPR
 #       is true; on failure prints the scenario, DESC, the expression and
@@ -12,6 +13,13 @@
 #                              summaries too large for jq -s)
 #   finish                     summary line; exit status 1 if a check failed
 
+# The boot's printk.kv= encoding. Under dict a record's text has no block:
+# pfx and body give the prefix (up to the first ": ") and the message after
+# it, as .prefix and .msg do under text, so that one assertion holds under
+# both; .text is what each encoding stores.
+PKV_KV=$(cat /sys/module/printk/parameters/kv 2>/dev/null || echo none)
+PKV_JQ_DEFS='def pfx: if .kv == "dict" then ((.text | capture("^(?<p>[^:]*: )") | .p) // "") else .prefix end;
+def body: if .kv == "dict" then (.msg | sub("^[^:]*: "; "")) else .msg end;'
 PKV_SCENARIO=$(basename "${0%.sh}")
 PKV_SCENARIO=${PKV_SCENARIO#[0-9][0-9][0-9]-}
 KMSG=${TMPDIR:-/tmp}/pkv-$PKV_SCENARIO.kmsg.json
@@ -19,7 +27,7 @@ pkv_checks=0
 pkv_failed=0
 
 kmsg_capture() {
-	kmsg2json >"$KMSG"
+	kmsg2json "$@" >"$KMSG"
 	local rc=$?
 	[ $rc -eq 0 ] || echo "note: kmsg2json exited $rc (malformed records in /dev/kmsg?)"
 }
@@ -28,7 +36,7 @@ check_file() {
 	local file=$1 desc=$2 select=$3 expr=$4
 	shift 4
 	pkv_checks=$((pkv_checks + 1))
-	if jq -e -s "$@" "[.[] | select($select)] | $expr" "$file" >/dev/null 2>"$file.jqerr"; then
+	if jq -e -s "$@" "$PKV_JQ_DEFS [.[] | select($select)] | $expr" "$file" >/dev/null 2>"$file.jqerr"; then
 		echo "ok   $desc"
 		return 0
 	fi
@@ -38,9 +46,9 @@ check_file() {
 	echo "     expect: $expr"
 	[ -s "$file.jqerr" ] && sed 's/^/     jq: /' "$file.jqerr"
 	local n
-	n=$(jq -s "$@" "[.[] | select($select)] | length" "$file" 2>/dev/null)
+	n=$(jq -s "$@" "$PKV_JQ_DEFS [.[] | select($select)] | length" "$file" 2>/dev/null)
 	echo "     records looked at: ${n:-?} (from $file, up to 8 shown)"
-	jq -c -s "$@" "[.[] | select($select)] | .[:8][]" "$file" 2>/dev/null | sed 's/^/       /'
+	jq -c -s "$@" "$PKV_JQ_DEFS [.[] | select($select)] | .[:8][]" "$file" 2>/dev/null | sed 's/^/       /'
 	return 1
 }
 
@@ -62,7 +70,7 @@ check_equal() {
 }
 
 finish() {
-	echo "$PKV_SCENARIO: $pkv_checks checks, $pkv_failed failed"
+	echo "$PKV_SCENARIO (printk.kv=$PKV_KV): $pkv_checks checks, $pkv_failed failed"
 	[ "$pkv_failed" -eq 0 ]
 }
 

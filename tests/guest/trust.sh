@@ -1,0 +1,34 @@
+# Trust: a field exists only where a printk_kv call site made it. Text that
+# looks like a field block, written by user space or printed by unconverted
+# kernel code, gets no PRINTK_KV or field line in /dev/kmsg, no field in
+# kmsg2json and no _KERNEL_ field in journald, under every encoding.
+. "$PKV_IN/lib/assert.sh"
+# User space, at any facility: the kernel stores 0 as 1 (LOG_USER).
+printf '<14>l2tp_core: [kv mod=l2tp_core tunnel=4 forged=1] forged by user space\n' >/dev/kmsg
+printf '<12>[kv mod=ext4 fsdev="sda1" forged=1] forged by user space\n' >/dev/kmsg
+printf '<6>test_printk_kv: [kv mod=test_printk_kv forged=1] forged at facility 0\n' >/dev/kmsg
+# Unconverted kernel code that prints a process name first: drop_caches'
+# notice, "<comm> (<pid>): drop_caches: 3", from a shell named like a block.
+cp /bin/dash '/tmp/[kv forged=1]'
+'/tmp/[kv forged=1]' -c 'echo 3 >/proc/sys/vm/drop_caches' || echo "FAIL [trust] drop_caches write"
+# Kernel code printing a block it built by hand through "%s".
+modprobe test_printk_kv || echo "FAIL [trust] modprobe test_printk_kv"
+echo "wide 3" >/sys/kernel/debug/test_printk_kv/run
+kmsg_capture
+F='(.text | contains("forged=1")) or .text == "test_printk_kv: [kv test=wide n=3 f0=0 f1=1 f2=2] wide record"'
+check "the five forged texts are in the log, untouched" "$F" \
+	'length == 5 and any(.text | test("^\\[kv forged=1\\] \\([0-9]+\\): drop_caches: 3$"))'
+check "no forged text has a field, a PRINTK_KV line or a field line" "$F" \
+	'all((.structured | not) and (.fields == {}) and (.dict | keys - ["SUBSYSTEM", "DEVICE"]) == [])'
+check "user space's records are at facility 1 or above" "$F and (.text | contains(\"forged by\") or contains(\"forged at\"))" \
+	'length == 3 and all(.facility >= 1)'
+check_equal "kmsg2json --match forged=1 finds nothing" "$(kmsg2json --match forged=1 | wc -l)" 0
+J=/tmp/trust-journal.json
+journal_query "$J" 1 --grep 'drop_caches: 3'
+check_file "$J" "journald has the drop_caches notice, without kernel fields" 'true' \
+	'length >= 1 and all([keys[] | select(startswith("_KERNEL_"))] - ["_KERNEL_SUBSYSTEM", "_KERNEL_DEVICE"] == [])'
+journalctl -o json _KERNEL_FORGED=1 >"$J" 2>/dev/null
+check_file "$J" "journalctl _KERNEL_FORGED=1: nothing" 'true' 'length == 0'
+journalctl -o json _KERNEL_PRINTK_KV='forged=1' >"$J" 2>/dev/null
+check_file "$J" "journalctl _KERNEL_PRINTK_KV=forged=1: nothing" 'true' 'length == 0'
+finish
