@@ -8,9 +8,13 @@ fail=0
 tr -d '\r' <"$log" >"$log.txt"
 # A complete block ends in "] " and a message; a block cut by printk has no
 # closing bracket and is printed whole, by design.
-if grep -a '\[kv ' "$log.txt" | grep -a -q -E '\] [^"]*$'; then
+# Records the kernel did not mark are printed as they are, block and all:
+# the out-of-tree module built against the unpatched tree, the selftest's
+# hand-built wide block, the trust scenario's forged texts.
+unmarked='pkv_oot_demo: \[kv |test_printk_kv: \[kv test=wide |forged=1'
+if grep -a '\[kv ' "$log.txt" | grep -a -v -E "$unmarked" | grep -a -q -E '\] [^"]*$'; then
 	echo "FAIL console lines with a complete field block:"
-	grep -a '\[kv ' "$log.txt" | grep -a -E '\] [^"]*$' | head -5
+	grep -a '\[kv ' "$log.txt" | grep -a -v -E "$unmarked" | grep -a -E '\] [^"]*$' | head -5
 	fail=1
 else
 	echo "ok   no console line has a complete field block ($(grep -a -c '\[kv ' "$log.txt") cut one(s) printed whole)"

@@ -6,7 +6,7 @@ run=/sys/kernel/debug/test_printk_kv/run
 modprobe test_printk_kv || { echo "FAIL modprobe test_printk_kv"; exit 1; }
 echo debug >"$run"
 kmsg_capture
-T='.text | startswith("test_printk_kv: ")'
+T='(.text | startswith("test_printk_kv: "))'
 check "the selftest's records are there" "$T" 'length >= 10'
 check "none has a field, a block or a dictionary line" "$T" \
 	'all((.structured | not) and .fields == {} and (.text | contains("[kv ") | not)

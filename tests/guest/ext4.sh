@@ -102,7 +102,8 @@ check_file "$J" "journalctl _KERNEL_SUBSYS=ext4 _KERNEL_FSDEV=$dev: every record
 journal_query "$J" 1 _KERNEL_FSDEV="$dev" _KERNEL_FUNC=trigger_test_error
 check_file "$J" "journalctl _KERNEL_FUNC=trigger_test_error: the block's _KERNEL_ fields, no forged one" 'true' \
 	'length == 1 and ([.[0] | keys[] | select(startswith("_KERNEL_"))] ==
-	 ["_KERNEL_COMM", "_KERNEL_FSDEV", "_KERNEL_FUNC", "_KERNEL_LINE", "_KERNEL_MOD", "_KERNEL_SRC", "_KERNEL_SUBSYS"])
+	 ["_KERNEL_COMM", "_KERNEL_FSDEV", "_KERNEL_FUNC", "_KERNEL_LINE", "_KERNEL_MOD", "_KERNEL_PRINTK_KV",
+	  "_KERNEL_SRC", "_KERNEL_SUBSYS"])
 	 and .[0]._KERNEL_MOD == "ext4" and .[0]._KERNEL_FSDEV == $dev and .[0]._KERNEL_LINE != "1"' --arg dev "$dev"
 journal_query "$J" 1 _KERNEL_FSDEV="$dev2" _KERNEL_INO="$dino" PRIORITY=2
 check_file "$J" "journalctl _KERNEL_FSDEV=$dev2 _KERNEL_INO=$dino: _KERNEL_PATH is the directory's path" 'true' \

@@ -9,7 +9,7 @@ modprobe pkv_oot_demo 'name=a\"b]=\x01[kv' || { echo "FAIL modprobe pkv_oot_demo
 param=$(cat /sys/module/pkv_oot_demo/parameters/name)
 echo "module parameter name is: $param"
 kmsg_capture
-check "unmarked records: no field without --unmarked" '.text | startswith("pkv_oot_demo: ")' \
+check "unmarked records: no field without --unmarked" '.text | startswith("pkv_oot_demo: [kv ")' \
 	'length == 2 and all((.structured | not) and .fields == {} and (.dict | has("PRINTK_KV") | not))'
 kmsg_capture --unmarked
 check "classic pr_info gains the static fields" '.fields.mod == "pkv_oot_demo" and (body | startswith("loaded"))' \

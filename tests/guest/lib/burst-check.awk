@@ -3,7 +3,8 @@
 # so each line is rebuilt byte for byte from the values it claims (seq,
 # time, caller, call site, context, CPU, index) and compared whole: a record
 # that is cut, mixed with another or altered anywhere differs. Then each
-# source (context and CPU) must count 0..n-1 in order.
+# source (context and CPU) must count 0..n-1 in order. Records of
+# printk.kv=text and dict are both understood.
 function val(key,   s) {
 	if (!match($0, "\"" key "\":[^,}]*"))
 		return "?"
@@ -20,12 +21,24 @@ BEGIN {
 	recs++
 	seq = val("seq"); ts = val("ts_usec"); caller = val("caller"); src = val("src")
 	ctx = val("ctx"); cpu = val("cpu"); i = val("i")
+	kv = val("kv")
+	F = "mod=test_printk_kv src=" src " subsys=selftest test=\\\"burst_mixed\\\" ctx=\\\"" ctx \
+		"\\\" cpu=" cpu " i=" i " pad=\\\"" P "\\\""
+	# printk.kv=text: the block in the text; dict: the text as printed
+	# without the header, the fields only in the dictionary.
+	if (kv == "text") {
+		head = "\"kv\":\"text\",\"prefix\":\"test_printk_kv: \",\"msg\":\"" M "\""
+		text = "test_printk_kv: [kv " F "] " M
+	} else {
+		head = "\"kv\":\"dict\",\"prefix\":\"\",\"msg\":\"test_printk_kv: " M "\""
+		text = "test_printk_kv: " M
+	}
 	want = "{\"seq\":" seq ",\"ts_usec\":" ts ",\"facility\":0,\"level\":6,\"cont\":false,\"caller\":\"" caller \
-		"\",\"structured\":true,\"prefix\":\"test_printk_kv: \",\"msg\":\"" M "\",\"fields\":{\"mod\":\"test_printk_kv\",\"src\":\"" src \
+		"\",\"structured\":true," head ",\"fields\":{\"mod\":\"test_printk_kv\",\"src\":\"" src \
 		"\",\"subsys\":\"selftest\",\"test\":\"burst_mixed\",\"ctx\":\"" ctx "\",\"cpu\":" cpu ",\"i\":" i ",\"pad\":\"" P \
-		"\"},\"dict_agrees\":true,\"dict\":{\"MOD\":\"test_printk_kv\",\"SRC\":\"" src "\",\"SUBSYS\":\"selftest\",\"TEST\":\"burst_mixed\",\"CTX\":\"" ctx \
-		"\",\"CPU\":\"" cpu "\",\"I\":\"" i "\",\"PAD\":\"" P "\"},\"text\":\"test_printk_kv: [kv mod=test_printk_kv src=" src \
-		" subsys=selftest test=\\\"burst_mixed\\\" ctx=\\\"" ctx "\\\" cpu=" cpu " i=" i " pad=\\\"" P "\\\"] " M "\"}"
+		"\"},\"dict_agrees\":true,\"dict\":{\"PRINTK_KV\":\"" F "\",\"MOD\":\"test_printk_kv\",\"SRC\":\"" src \
+		"\",\"SUBSYS\":\"selftest\",\"TEST\":\"burst_mixed\",\"CTX\":\"" ctx \
+		"\",\"CPU\":\"" cpu "\",\"I\":\"" i "\",\"PAD\":\"" P "\"},\"text\":\"" text "\"}"
 	# Softirq records carry the CPU as caller (PRINTK_CALLER), threads a pid.
 	ok = ($0 == want) && (ctx == "softirq" ? caller == "C" cpu : (ctx == "thread" && caller ~ /^T[0-9]+$/))
 	if (!ok) {
