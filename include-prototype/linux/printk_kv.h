@@ -47,9 +47,11 @@
  */
 #ifdef CONFIG_PRINTK_KV
 #define __pkv_printk(fmt, ...)						\
-	(__builtin_constant_p(fmt) ?					\
-	 printk_index_wrap(_printk_kv, fmt, ##__VA_ARGS__) :		\
-	 printk_index_wrap(_printk, fmt, ##__VA_ARGS__))
+({									\
+	__printk_index_emit(fmt, NULL, NULL);				\
+	__builtin_constant_p(fmt) ? _printk_kv(fmt, ##__VA_ARGS__) :	\
+				    _printk(fmt, ##__VA_ARGS__);	\
+})
 #undef printk
 #define printk __pkv_printk
 #endif

@@ -1,6 +1,7 @@
 # printk.kv=off: the baseline. The records of printk_kv call sites carry no
 # field anywhere: no block in the text, no PRINTK_KV or field line, and the
-# text of an unchanged pr_*() is what the file printed before its conversion.
+# text of an unchanged pr_*() is what the file printed before its conversion
+# (prefix and message).
 . "$PKV_IN/lib/assert.sh"
 run=/sys/kernel/debug/test_printk_kv/run
 modprobe test_printk_kv || { echo "FAIL modprobe test_printk_kv"; exit 1; }
