@@ -27,14 +27,6 @@ IMAGE=$PKV_CACHE/rootfs.img
 # lines without the field block keep the serial log readable.
 PKV_APPEND_DEFAULT="log_buf_len=32M printk.kv_console_plain=1"
 
-# kv_append ENCODING: the printk.kv= argument, or die naming the choices.
-kv_append() {
-	case "$1" in
-	text | dict | off) echo " printk.kv=$1" ;;
-	*) pkv_die "--kv '$1': not an encoding (text, dict or off)" ;;
-	esac
-}
-
 # KVM is used only if a short, killed-on-timeout probe boots with it; on these
 # machines /dev/kvm exists but guests can hang at "Booting from ROM".
 pick_accel() {
@@ -102,7 +94,7 @@ boot_run() {
 		--out) out=$2; shift 2 ;;
 		--timeout) timeout=$2; shift 2 ;;
 		--append) append=$2; shift 2 ;;
-		--kv) kv=$(kv_append "${2:-}") || exit 1; shift 2 ;;
+		--kv) pkv_kv_check "${2:-}"; kv=" printk.kv=$2"; shift 2 ;;
 		-*) pkv_die "run: unknown option $1" ;;
 		*) scripts+=("$1"); shift ;;
 		esac
@@ -189,7 +181,7 @@ boot_shell() {
 	while [ $# -gt 0 ]; do
 		case "$1" in
 		--append) append=$2; shift 2 ;;
-		--kv) kv=$(kv_append "${2:-}") || exit 1; shift 2 ;;
+		--kv) pkv_kv_check "${2:-}"; kv=" printk.kv=$2"; shift 2 ;;
 		*) pkv_die "shell: unknown argument $1" ;;
 		esac
 	done

@@ -11,6 +11,16 @@ PKV_TIMINGS=${PKV_TIMINGS:-}
 pkv_say() { printf 'pkv: %s\n' "$*" >&2; }
 pkv_die() { printf 'pkv: error: %s\n' "$*" >&2; exit 1; }
 
+# The printk.kv= encodings (docs/FORMAT.md); pkv_kv_check ENCODING dies on
+# any other word, naming the choices.
+PKV_ENCODINGS="text dict off"
+pkv_kv_check() {
+	case " $PKV_ENCODINGS " in
+	*" ${1:-?} "*) ;;
+	*) pkv_die "--kv '${1:-}': not an encoding (${PKV_ENCODINGS// /, })" ;;
+	esac
+}
+
 # Run a long step with a heading and record its wall time for the summary.
 pkv_step() {
 	local name=$1 t0 t1 rc
