@@ -84,10 +84,13 @@
  */
 #define PKV_FIELD(key, value) " " #key "=" #value
 
-/* The block opening: prefix, marker, module, call site, static fields. */
-#define __PKV_OPEN							\
-	PKV_PREFIX "[kv mod=" KBUILD_MODNAME				\
+/* The block opening: marker, module, call site, static fields. */
+#define __PKV_OPEN_WITH(prefix)						\
+	prefix "[kv mod=" KBUILD_MODNAME				\
 	" src=" __PKV_FILE ":" __stringify(__LINE__) PKV_STATIC
+/* pr_*() records open with the prefix, device records with the block. */
+#define __PKV_OPEN		__PKV_OPEN_WITH(PKV_PREFIX)
+#define __PKV_BLOCK_OPEN	__PKV_OPEN_WITH("")
 
 #undef pr_fmt
 #define pr_fmt(fmt) __PKV_OPEN "] " fmt
@@ -114,7 +117,8 @@
  * macro cannot expand inside its own expansion.
  */
 #define __PKV_BUILD_0(emit, fmt, tail, args, ...)			\
-	__PKV_APPLY(emit, fmt tail, __PKV_UNPACK args)
+	__PKV_APPLY(emit, fmt __PKV_TAIL_FMT tail,			\
+		    __PKV_UNPACK args __PKV_TAIL_ARGS tail)
 #define __PKV_APPLY(emit, ...)	emit(__VA_ARGS__)
 
 #define __PKV_BUILD_1(emit, fmt, tail, args, x, ...)			\
@@ -188,6 +192,31 @@
 #define __PKV_B12(...)		__PKV_B12_(__VA_ARGS__)
 #define __PKV_B12_(emit, fmt, tail, args, k, f, a, ...)			\
 	__PKV_BUILD_11(emit, fmt f, tail, (__PKV_UNPACK args, a), __VA_ARGS__)
+
+/*
+ * A call's tail is a group (format after the items, its arguments...):
+ * the lead, a group ("] ", or "] " and the device words of dev_*_kv()),
+ * the message and the end, a group ("\n", or "%pV\n" and the
+ * va_format). The message is a literal, or KV_MSG(format, arguments...),
+ * a group, told apart by whether __PKV_PROBE expands in front of it.
+ */
+#define __PKV_TAIL_FMT(fmt, ...)	fmt
+#define __PKV_TAIL_ARGS(fmt, ...)	__PKV_UNPACK(, ##__VA_ARGS__)
+#define __PKV_PROBE(...)		__PKV_UNPACK(~, 1)
+#define __PKV_SECOND(...)		__PKV_SECOND_(__VA_ARGS__)
+#define __PKV_SECOND_(a, b, ...)	b
+#define __PKV_IS_GROUP(x)		__PKV_SECOND(__PKV_PROBE x, 0)
+#define __PKV_TAIL(lead, msg, end)					\
+	__PKV_PASTE(__PKV_TAIL_, __PKV_IS_GROUP(msg))(lead, msg, end)
+#define __PKV_TAIL_0(lead, msg, end)					\
+	(__PKV_TAIL_FMT lead msg __PKV_TAIL_FMT end			\
+	 __PKV_TAIL_ARGS lead __PKV_TAIL_ARGS end)
+#define __PKV_TAIL_1(lead, msg, end)					\
+	__PKV_TAIL_M(lead, end, __PKV_UNPACK msg)
+#define __PKV_TAIL_M(...)	__PKV_TAIL_M_(__VA_ARGS__)
+#define __PKV_TAIL_M_(lead, end, fmt, ...)				\
+	(__PKV_TAIL_FMT lead fmt __PKV_TAIL_FMT end			\
+	 __PKV_TAIL_ARGS lead, ##__VA_ARGS__ __PKV_TAIL_ARGS end)
 
 #define __PKV_FIRST(...)	__PKV_FIRST_(__VA_ARGS__)
 #define __PKV_FIRST_(next, emit, fmt, tail, k, f, a, ...)		\
@@ -419,17 +448,34 @@ static noinline __maybe_unused const char *__pkv_err_nz(char *buf,
 #define KV_ERR_NZ(key, err)						\
 	(key, "%s", __pkv_err_nz((char [PKV_OPT_MAX]) { 0 }, #key, (err)))
 
+/**
+ * KV_MSG - a message with printf-style arguments, for a _kv call's @msg
+ * @fmt: format string literal, without a trailing newline
+ * @...: its arguments, checked by -Wformat
+ *
+ * A converted call keeps the text it printed before, and gains fields:
+ *
+ *	pr_warn_kv(KV_MSG("%s: session %u not found", name, sid),
+ *		   KV_U32(tunnel, tid), KV_U32(session, sid));
+ *
+ * Values a reader needs may appear in both; under printk.kv=dict the
+ * fields leave the text, which then reads as the unconverted call's did.
+ */
+#define KV_MSG(fmt, ...)	(fmt, ##__VA_ARGS__)
+
 /* One call: the key checks, then one emit() of the whole format. */
 #define __PKV_CALL(emit, lvl, msg, ...)					\
 do {									\
 	__PKV_PREFIX_CHECK;						\
 	(void)__PKV_CHECKS(__VA_ARGS__);				\
-	__PKV_EMIT(emit, lvl __PKV_OPEN, "] " msg "\n", __VA_ARGS__);	\
+	__PKV_EMIT(emit, lvl __PKV_OPEN, __PKV_TAIL(("] "), msg, ("\n")),	\
+		   __VA_ARGS__);					\
 } while (0)
 
 /**
  * pr_emerg_kv - print an emergency-level record with typed fields
- * @msg: the human message, a string literal without conversions
+ * @msg: the human message: a string literal without conversions, or
+ *	KV_MSG() for one with arguments
  * @...: one to twelve KV_*() items
  *
  * Expands to one printk() whose format is the file's prefix, the field
@@ -479,9 +525,10 @@ do {									\
 /**
  * printk_kv_vaf - print a record with typed fields and a caller's message
  * @kern: the level: a KERN_* literal, or a string holding one at run time
- * @msg: a string literal put before the message, "" for none
+ * @msg: put before the caller's message: a string literal ("" for none),
+ *	or KV_MSG() for the helper's own formatted words
  * @vaf: struct va_format * of the message, printed with %pV
- * @...: one to eleven KV_*() items
+ * @...: one to twelve KV_*() items
  *
  * For the helpers through which a subsystem logs for its callers, as
  * ext4's __ext4_error() does: the block carries the helper's fields, the
@@ -507,9 +554,9 @@ static inline int __pkv_level(const char *kern)
 do {									\
 	__PKV_PREFIX_CHECK;						\
 	(void)__PKV_CHECKS(__VA_ARGS__);				\
-	__PKV_EMIT_AFTER(__PKV_LEVEL_EMIT, __PKV_OPEN, "\n",		\
-			 (__pkv_level(kern)), __VA_ARGS__,		\
-			 (, "] " msg "%pV", (vaf)));			\
+	__PKV_EMIT_AFTER(__PKV_LEVEL_EMIT, __PKV_OPEN,			\
+			 __PKV_TAIL(("] "), msg, ("%pV\n", vaf)),		\
+			 (__pkv_level(kern)), __VA_ARGS__);		\
 } while (0)
 #else
 /* The level is formatted into the text, where printk() finds it. */
@@ -517,8 +564,9 @@ do {									\
 do {									\
 	__PKV_PREFIX_CHECK;						\
 	(void)__PKV_CHECKS(__VA_ARGS__);				\
-	__PKV_EMIT_AFTER(printk, "%s" __PKV_OPEN, "\n", (kern),		\
-			 __VA_ARGS__, (, "] " msg "%pV", (vaf)));	\
+	__PKV_EMIT_AFTER(printk, "%s" __PKV_OPEN,			\
+			 __PKV_TAIL(("] "), msg, ("%pV\n", vaf)), (kern),	\
+			 __VA_ARGS__);					\
 } while (0)
 #endif
 
@@ -582,38 +630,47 @@ do {									\
 
 /*
  * Device records go through dev_printk_emit(), which attaches SUBSYSTEM and
- * DEVICE as dev_printk() does, but with our format as the whole text: the
- * driver and device names are fields, escaped, rather than an unescaped
- * text prefix in front of the block.
+ * DEVICE as dev_printk() does. Their text is dev_printk()'s, "driver
+ * device: message" (no pr_fmt() prefix), after the block, which carries
+ * the same names escaped as drv= and dev=. A NULL device prints as
+ * dev_printk() prints it, "(NULL device *): message", with null names.
  */
 #ifdef CONFIG_PRINTK_KV
-#define __pkv_dev_printk_emit	dev_printk_kv_emit
+#define __pkv_dev_printk_emit(level, kern, dev, fmt, ...)		\
+	dev_printk_kv_emit(level, dev, fmt, __VA_ARGS__)
 #else
-#define __pkv_dev_printk_emit	dev_printk_emit
+#define __pkv_dev_printk_emit(level, kern, dev, fmt, ...)		\
+	((dev) ? dev_printk_emit(level, dev, fmt, __VA_ARGS__) :	\
+		 _printk(kern fmt, __VA_ARGS__))
 #endif
 #define __PKV_DEV_EMIT(fmt, level, kern, dev, ...)			\
 ({									\
 	printk_index_subsys_emit("", kern, fmt);			\
-	__pkv_dev_printk_emit(level, dev, fmt, __VA_ARGS__);		\
+	__pkv_dev_printk_emit(level, kern, dev, fmt, __VA_ARGS__);	\
 })
 #define __PKV_DEV_CALL(emit, level, kern, dev, msg, ...)		\
 do {									\
 	const struct device *__pkv_dev = (dev);				\
+	const char *__pkv_drv = __pkv_dev ?				\
+		dev_driver_string(__pkv_dev) : NULL;			\
+	const char *__pkv_name = __pkv_dev ? dev_name(__pkv_dev) : NULL; \
 									\
-	__PKV_PREFIX_CHECK;						\
 	(void)__PKV_CHECKS(__VA_ARGS__);				\
-	__PKV_EMIT_AFTER(emit, __PKV_OPEN " drv=%s dev=%s",		\
-		"] " msg "\n", (level, kern, __pkv_dev,			\
-		__pkv_str((char [PKV_STR_MAX]) { 0 },			\
-			  dev_driver_string(__pkv_dev)),		\
-		__pkv_str((char [PKV_STR_MAX]) { 0 }, dev_name(__pkv_dev))), \
+	__PKV_EMIT_AFTER(emit, __PKV_BLOCK_OPEN " drv=%s dev=%s",	\
+		__PKV_TAIL(("] %s%s%s: ",				\
+			    __pkv_dev ? __pkv_drv : "(NULL device *)",	\
+			    __pkv_dev ? " " : "", __pkv_dev ? __pkv_name : ""), \
+			   msg, ("\n")),					\
+		(level, kern, __pkv_dev,				\
+		 __pkv_str((char [PKV_STR_MAX]) { 0 }, __pkv_drv),	\
+		 __pkv_str((char [PKV_STR_MAX]) { 0 }, __pkv_name)),	\
 		__VA_ARGS__);						\
 } while (0)
 
 /**
  * dev_err_kv - print a device record with typed fields
  * @dev: struct device; its SUBSYSTEM and DEVICE go to the record's dictionary
- * @msg: the human message, a string literal without conversions
+ * @msg: the human message, a string literal or KV_MSG()
  * @...: one to twelve KV_*() items
  *
  * The block gains drv= and dev= (driver and device names) before the items.
@@ -645,8 +702,8 @@ do {									\
 #if defined(CONFIG_DYNAMIC_DEBUG) ||					\
 	(defined(CONFIG_DYNAMIC_DEBUG_CORE) && defined(DYNAMIC_DEBUG_MODULE))
 #define __PKV_DEV_DYNDBG(fmt, level, kern, dev, ...)			\
-	_dynamic_func_call_no_desc(fmt, __pkv_dev_printk_emit, level, dev,	\
-				   fmt, __VA_ARGS__)
+	_dynamic_func_call_no_desc(fmt, __pkv_dev_printk_emit, level, kern, \
+				   dev, fmt, __VA_ARGS__)
 #define dev_dbg_kv(dev, msg, ...)					\
 	__PKV_DEV_CALL(__PKV_DEV_DYNDBG, LOGLEVEL_DEBUG, KERN_DEBUG, dev,	\
 		       msg, __VA_ARGS__)
@@ -664,26 +721,37 @@ do {									\
 #endif
 
 /*
- * Network device records carry the interface name and index; the
- * dictionary is that of the net_device itself (SUBSYSTEM=net, DEVICE=n<ifindex>),
- * which journald resolves to the interface.
+ * Network device records carry the interface name and index; their text is
+ * netdev_printk()'s ("driver device ifname: message" when the interface has
+ * a parent device, "ifname: message" otherwise, with the registration state
+ * netdev_printk() adds). The dictionary is that of the net_device itself
+ * (SUBSYSTEM=net, DEVICE=n<ifindex>), which journald resolves to the
+ * interface.
  */
 #define __PKV_NETDEV_CALL(level, kern, ndev, msg, ...)			\
 do {									\
 	const struct net_device *__pkv_nd = (ndev);			\
+	const struct device *__pkv_p = __pkv_nd->dev.parent;		\
 									\
-	__PKV_PREFIX_CHECK;						\
 	(void)__PKV_CHECKS(__VA_ARGS__);				\
-	__PKV_EMIT_AFTER(__PKV_DEV_EMIT, __PKV_OPEN " netdev=%s ifindex=%d",	\
-		"] " msg "\n", (level, kern, &__pkv_nd->dev,		\
-		__pkv_str((char [PKV_STR_MAX]) { 0 }, netdev_name(__pkv_nd)), \
-		__pkv_nd->ifindex), __VA_ARGS__);			\
+	__PKV_EMIT_AFTER(__PKV_DEV_EMIT,				\
+		__PKV_BLOCK_OPEN " netdev=%s ifindex=%d",		\
+		__PKV_TAIL(("] %s%s%s%s%s%s: ",				\
+			    __pkv_p ? dev_driver_string(__pkv_p) : "",	\
+			    __pkv_p ? " " : "",				\
+			    __pkv_p ? dev_name(__pkv_p) : "",		\
+			    __pkv_p ? " " : "", netdev_name(__pkv_nd),	\
+			    netdev_reg_state(__pkv_nd)),		\
+			   msg, ("\n")),					\
+		(level, kern, &__pkv_nd->dev,				\
+		 __pkv_str((char [PKV_STR_MAX]) { 0 }, netdev_name(__pkv_nd)), \
+		 __pkv_nd->ifindex), __VA_ARGS__);			\
 } while (0)
 
 /**
  * netdev_err_kv - print a network device record with typed fields
  * @ndev: struct net_device
- * @msg: the human message, a string literal without conversions
+ * @msg: the human message, a string literal or KV_MSG()
  * @...: one to twelve KV_*() items
  *
  * The block gains netdev= and ifindex= before the items. Likewise

@@ -56,28 +56,31 @@ kmsg_capture
 E=".fields.mod == \"ext4\" and .fields.fsdev == \"$dev\""
 K='.fields | keys'
 check "every ext4 record of the image: the static fields, device, function, line, comm" "$E" \
-	'length >= 6 and all(.structured and pfx == "EXT4-fs: " and .fields.subsys == "ext4"
+	'length >= 6 and all(.structured and .prefix == "" and (human | test("^EXT4-fs[ :]")) and .fields.subsys == "ext4"
 	  and (.fields.src | test("^super\\.c:[0-9]+$")) and (.fields.func | type) == "string"
 	  and (.fields.line | type) == "number" and (.fields.comm | type) == "string")'
-check "mount: one record, the mount's comm, info level" "$E and (body | startswith(\"mounted filesystem\"))" \
+check_encoding "$E"
+# What a person reads is the unconverted kernel's text: ext4's own words, then the caller's.
+check "mount: one record, the mount's comm, info level" "$E and (human | startswith(\"EXT4-fs ($dev): mounted filesystem\"))" \
 	'length == 2 and all(.level == 6 and .fields.comm == "mount" and .fields.func == "ext4_fill_super")
 	 and ([.[0] | '"$K"'[]] == ["comm", "fsdev", "func", "line", "mod", "src", "subsys"])'
-check "remount ro and rw: two records from ext4_reconfigure" "$E and (body | startswith(\"re-mounted\"))" \
+check "remount ro and rw: two records from ext4_reconfigure" "$E and (human | startswith(\"EXT4-fs ($dev): re-mounted\"))" \
 	'length == 2 and all(.fields.func == "ext4_reconfigure" and .fields.comm == "mount")'
 check "the invalid resuid: an error with no device (ext4 has no superblock at parse time)" \
-	'.fields.mod == "ext4" and (body | startswith("Invalid uid value"))' \
+	'.fields.mod == "ext4" and (human | startswith("EXT4-fs: Invalid uid value"))' \
 	'length == 1 and .[0].level == 3 and .[0].fields.func == "ext4_parse_param"
 	 and (.[0].fields | has("fsdev") | not) and .[0].fields.comm == "mount"'
 check "trigger_fs_error: the written text is the message, never a field" "$E and .fields.func == \"trigger_test_error\"" \
-	'length == 1 and .[0].level == 2 and (.[0] | body) == "error: " + $forged
+	'length == 1 and .[0].level == 2 and (.[0] | human == "EXT4-fs error (device \($dev)): trigger_test_error:\(.fields.line): comm bash: \($forged)")
 	 and ([.[0] | '"$K"'[]] == ["comm", "fsdev", "func", "line", "mod", "src", "subsys"])
-	 and .[0].fields.subsys == "ext4" and .[0].fields.comm == "bash"' --arg forged "$FORGED"
+	 and .[0].fields.subsys == "ext4" and .[0].fields.comm == "bash"' --arg forged "$FORGED" --arg dev "$dev"
 check "the corrupted inode: inode, errno and the reader's hostile comm, exactly" "$E and has(\"fields\") and .fields.ino == $ino" \
 	'length == 1 and .[0].level == 2 and .[0].fields.comm == $comm
 	 and .[0].fields.err == "-EUCLEAN" and .[0].fields.func == "ext4_ext_check_inode"
 	 and ([.[0] | '"$K"'[]] == ["comm", "err", "fsdev", "func", "ino", "line", "mod", "src", "subsys"])
-	 and ((.[0] | body) | startswith("error: pblk 0 bad header/extent: invalid magic"))' --arg comm "$COMM"
-check "umount: one record per unmount" "$E and body == \"unmounting filesystem.\"" \
+	 and (.[0] as $r | $r | human | startswith("EXT4-fs error (device \($dev)): ext4_ext_check_inode:\($r.fields.line): inode #\($ino): comm \($comm): pblk 0 bad header/extent: invalid magic"))' \
+	--arg comm "$COMM" --arg dev "$dev" --argjson ino "$ino"
+check "umount: one record per unmount" "$E and human == \"EXT4-fs ($dev): unmounting filesystem.\"" \
 	'length == 2 and all(.fields.comm == "umount")'
 check "no record of the image has a key its writer chose" "$E" \
 	'all(.fields | keys - ["comm", "err", "fsdev", "func", "ino", "line", "mod", "src", "subsys"] | length == 0)'
@@ -85,10 +88,12 @@ check "readdir of the zeroed directory: its path exactly, as a field, no forged 
 	".fields.mod == \"ext4\" and .fields.fsdev == \"$dev2\" and .level == 2" \
 	'length >= 1 and all(.fields.path == $path and .fields.ino == $dino and .fields.comm == "ls"
 	  and (.fields.func == "ext4_readdir" or .fields.func == "__ext4_check_dir_entry")
-	  and (.fields | keys - ["block", "comm", "fsdev", "func", "ino", "line", "mod", "path", "src", "subsys"] | length == 0))' \
-	--arg path "$mnt2/$DIR" --argjson dino "$dino"
+	  and (.fields | keys - ["block", "comm", "fsdev", "func", "ino", "line", "mod", "path", "src", "subsys"] | length == 0)
+	  and (. as $r | human | startswith("EXT4-fs error (device \($dev2)): \($r.fields.func):\($r.fields.line): inode #\($dino): "))
+	  and (human | contains("comm ls: path \($path): ")))' \
+	--arg path "$mnt2/$DIR" --argjson dino "$dino" --arg dev2 "$dev2"
 check "the root filesystem's mount at boot: fsdev=vda" '.fields.mod == "ext4" and .fields.fsdev == "vda"' \
-	'any(body | startswith("mounted filesystem"))'
+	'any(human | startswith("EXT4-fs (vda): mounted filesystem"))'
 
 J=/tmp/ext4-journal.json
 journal_query "$J" 1 _KERNEL_FSDEV="$dev" _KERNEL_INO="$ino"

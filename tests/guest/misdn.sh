@@ -26,31 +26,44 @@ kmsg_capture
 
 L='.fields.mod == "l1oip"'
 M='.fields.mod == "mISDN_core"'
-P="$L and (body | startswith(\"packet error\"))"
-check "every l1oip and mISDN core record carries the module and the call site" "$L or $M" \
-	'length >= 20 and all(.structured and pfx == .fields.mod + ": "
-	  and (.fields.src | test("^(l1oip_core|core|stack|layer[12]|tei|socket|clock|fsm|hwchannel|timerdev)\\.c:[0-9]+$")))'
-check "load: two cards registered, one record" "$L and body == \"virtual devices registered\"" \
-	'length == 1 and .[0].level == 6 and .[0].fields.cards == 2'
-check "card 1 has no id: a warning naming the card" "$L and (body | startswith(\"no id given\"))" \
-	'length == 1 and .[0].level == 4 and .[0].fields.card == "l1oip-s0.1"'
-check "debug=0x10000: each card's addresses as fields" "$L and body == \"using addresses\"" \
+P="$L and (human | contains(\"packet error\"))"
+check "the converted records of l1oip and the core: the module and the call site" "$L or $M" \
+	'length >= 20 and all(.structured and (.fields.src | test("^(l1oip_core|core)\\.c:[0-9]+$")))'
+check_encoding "$L or $M"
+check "the records left as printk(): the unconverted text, no field, under every encoding" \
+	'(.text | startswith("mISDN: Layer-1-over-IP driver Rev.")) or (.text | startswith("Modular ISDN core version"))' \
+	'length >= 2 and all(.structured | not) and all(.fields == {} and .dict == {} and has("kv") == false)'
+# What a person reads is the unconverted kernel's text, under every encoding.
+check "load: two cards registered, one record" "$L and .fields.cards != null" \
+	'length == 1 and .[0].level == 6 and .[0].fields.cards == 2 and (.[0] | human) == "2 virtual devices registered"'
+check "card 1 has no id: a warning naming the card" "$L and (human | startswith(\"Warning: No\"))" \
+	'length == 1 and .[0].level == 4 and .[0].fields.card == "l1oip-s0.1" and (.[0] | human) ==
+	 "Warning: No '"'id'"' value given or 0, this is highly unsecure. Please use 32 bit random number 0x..."'
+check "debug=0x10000: each card's addresses as fields" "$L and .fields.local_port != null" \
 	'length == 2 and .[0].level == 7 and [.[].fields | {card, local_port, remote_ip, remote_port, ondemand}] ==
 	 [{"card": "l1oip-s0.1", "local_port": 5070, "remote_ip": "127.0.0.1", "remote_port": 5071, "ondemand": false},
-	  {"card": "l1oip-s0.2", "local_port": 5072, "remote_ip": "127.0.0.1", "remote_port": 5073, "ondemand": false}]'
-check "card 2's id, in hexadecimal" "$L and body == \"using id\"" \
-	'[.[].fields | {card, id}] == [{"card": "l1oip-s0.1", "id": 0}, {"card": "l1oip-s0.2", "id": 4660}]'
-check "the core: each card registered with its id, protocols and B channels" "$M and body == \"device registered\"" \
+	  {"card": "l1oip-s0.2", "local_port": 5072, "remote_ip": "127.0.0.1", "remote_port": 5073, "ondemand": false}]
+	 and [.[] | human] == ["init_card: using local port 5070 remote ip 127.0.0.1 port 5071 ondemand 0",
+	  "init_card: using local port 5072 remote ip 127.0.0.1 port 5073 ondemand 0"]'
+check "card 2's id, in hexadecimal" "$L and (human | startswith(\"init_card: using id\"))" \
+	'[.[].fields | {card, id}] == [{"card": "l1oip-s0.1", "id": 0}, {"card": "l1oip-s0.2", "id": 4660}]
+	 and [.[] | human] == ["init_card: using id 0x0", "init_card: using id 0x1234"]'
+check "the core: each card registered with its id, protocols and B channels" "$M and (human | startswith(\"mISDN_register \"))" \
 	'length == 2 and [.[].fields.card] == ["l1oip-s0.1", "l1oip-s0.2"] and all(.fields.bchannels == 2)
-	 and .[0].fields.id != .[1].fields.id'
-check "the core: each card unregistered on rmmod" "$M and body == \"device unregistered\"" \
-	'[.[].fields.card] | sort == ["l1oip-s0.1", "l1oip-s0.2"]'
-check "one warning per bad packet, in order, at warning level" "$P" \
-	'all(.level == 4) and [.[] | body] == ["packet error: shorter than 4 bytes", "packet error: unknown version",
-	 "packet error: E1 packet on an S0 interface", "packet error: codec unsupported",
-	 "packet error: packet has an id, the card has none", "packet error: channel out of range",
-	 "packet error: channel not in the stack", "packet error: frame exceeds the packet",
-	 "packet error: id mismatch", "packet error: packet has no id, the card has one"]'
+	 and .[0].fields.id != .[1].fields.id and all(human == "mISDN_register \(.fields.card) \(.fields.id)")'
+check "the core: each card unregistered on rmmod" "$M and (human | startswith(\"mISDN_unregister \"))" \
+	'([.[].fields.card] | sort) == ["l1oip-s0.1", "l1oip-s0.2"] and all(human == "mISDN_unregister \(.fields.card) \(.fields.id)")'
+check "one warning per bad packet, in order, at warning level, as the unconverted kernel words it" "$P" \
+	'all(.level == 4) and [.[] | human] == ["l1oip_socket_parse: packet error - length 2 below 4 bytes",
+	 "l1oip_socket_parse: packet error - unknown version 3",
+	 "l1oip_socket_parse: packet error - received E1 packet on S0 interface",
+	 "l1oip_socket_parse: packet error - remotecodec 5 unsupported",
+	 "l1oip_socket_parse: packet error - packet has id 0x1, but we have not",
+	 "l1oip_socket_recv: packet error - channel 0 out of range",
+	 "l1oip_socket_recv: packet error - channel 5 not in stack",
+	 "l1oip_socket_parse: packet error - length 5 at position 2 exceeds total length 5.",
+	 "l1oip_socket_parse: packet error - ID mismatch, got 0x99, we 0x1234",
+	 "l1oip_socket_parse: packet error - packet has no ID, but we have"]'
 check "packet errors: the values of each packet" "$P" \
 	'map(.fields | del(.mod, .src)) == [{"card": "l1oip-s0.1", "len": 2},
 	 {"card": "l1oip-s0.1", "version": 3, "expected": 0}, {"card": "l1oip-s0.1"},
@@ -58,10 +71,11 @@ check "packet errors: the values of each packet" "$P" \
 	 {"card": "l1oip-s0.1", "channel": 0}, {"card": "l1oip-s0.1", "channel": 5},
 	 {"card": "l1oip-s0.1", "frame_len": 5, "offset": 2, "len": 5},
 	 {"card": "l1oip-s0.2", "id": 153, "expected": 4660}, {"card": "l1oip-s0.2"}]'
-check "codec 7: the load fails with the card and the codec" "$L and body == \"codec not supported\"" \
-	'length == 1 and .[0].level == 3 and .[0].fields.card == "l1oip-s0.1" and .[0].fields.codec == 7'
-check "card type 9: the load fails with the index and the type" "$L and body == \"card type not supported\"" \
-	'length == 1 and .[0].fields.index == 0 and .[0].fields.type == 9'
+check "codec 7: the load fails with the card and the codec" "$L and (human | startswith(\"Codec(\"))" \
+	'length == 1 and .[0].level == 3 and .[0].fields.card == "l1oip-s0.1" and .[0].fields.codec == 7
+	 and (.[0] | human) == "Codec(7) not supported."'
+check "card type 9: the load fails with the index and the type" "$L and (human | startswith(\"Card type(\"))" \
+	'length == 1 and .[0].fields.index == 0 and .[0].fields.type == 9 and (.[0] | human) == "Card type(9) not supported."'
 J=/tmp/misdn-journal.json
 journal_query "$J" 1 _KERNEL_MOD=l1oip _KERNEL_CARD=l1oip-s0.2 PRIORITY=4
 check_file "$J" "journalctl _KERNEL_CARD=l1oip-s0.2 PRIORITY=4: card 2's two packet errors" 'true' \

@@ -41,7 +41,12 @@ check "ratelimited: the burst of 10 of 20 calls" "$T and .fields.test == \"rl\""
 check "dev: driver and device as fields, SUBSYSTEM/DEVICE dictionary" "$T and .fields.test == \"dev\"" \
 	'length == 1 and .[0].level == 3 and .[0].fields.drv == "platform" and
 	 .[0].fields.dev == "test_printk_kv" and .[0].fields.sig == 25358 and
-	 .[0].dict.SUBSYSTEM == "platform" and .[0].dict.DEVICE == "+platform:test_printk_kv"'
+	 .[0].dict.SUBSYSTEM == "platform" and .[0].dict.DEVICE == "+platform:test_printk_kv" and
+	 (.[0] | human) == "platform test_printk_kv: device record"'
+check "msg: a KV_MSG() message reads as printf wrote it, the fields beside it" "$T and .fields.test == \"msg\"" \
+	'length == 1 and .[0].level == 5 and .[0].fields.n == 42 and
+	 (.[0] | human) == "test_printk_kv: printf-style message: 42% of it" and
+	 (.[0].fields | keys) == ["mod", "n", "src", "subsys", "test"]'
 check "classic pr_info: static fields only, message untouched" "$T and (body | startswith(\"classic\"))" \
 	'length == 1 and (.[0].fields | keys) == ["mod", "src", "subsys"] and
 	 (.[0] | body) == "classic pr_info, test=classic is in the message only"'

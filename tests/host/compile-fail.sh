@@ -70,5 +70,14 @@ case_ vaf-key-reserved "printk_kv: key" 'printk_kv_vaf(s, "e: ", (struct va_form
 case_ vaf-msg-conversion "format" 'printk_kv_vaf(s, "100%% ", (struct va_format *)0, KV_U32(n, i))' \
 	'printk_kv_vaf(s, "%d ", (struct va_format *)0, KV_U32(n, i))'
 
+# KV_MSG(): its arguments are checked against its format, after the items'.
+case_ kv-msg-wrong-type "format" 'pr_info_kv(KV_MSG("m %d %s", i, s), KV_U32(n, i))' \
+	'pr_info_kv(KV_MSG("m %d %s", s, i), KV_U32(n, i))'
+case_ kv-msg-missing-arg "format" 'pr_warn_kv(KV_MSG("m %llu", u64v), KV_U32(n, i))' \
+	'pr_warn_kv(KV_MSG("m %llu %d", u64v), KV_U32(n, i))'
+case_ vaf-kv-msg-wrong-type "format" \
+	'printk_kv_vaf(s, KV_MSG("e %s: ", s), (struct va_format *)0, KV_U32(n, i))' \
+	'printk_kv_vaf(s, KV_MSG("e %s: ", i), (struct va_format *)0, KV_U32(n, i))'
+
 echo "compile-fail: $pass passed, $fail failed"
 [ $fail -eq 0 ]

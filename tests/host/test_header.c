@@ -241,23 +241,40 @@ static void test_dev_netdev(void **state)
 		.devid = "+platform:cs89x0.0",
 	};
 	struct net_device nd = {
-		.name = "eth]0", .ifindex = 3,
+		.name = "eth]0", .ifindex = 3, .registered = 1,
 		.dev = { .name = "eth]0", .subsystem = "net", .devid = "n3" },
+	};
+	struct net_device child = {
+		.name = "eth1", .ifindex = 4,
+		.dev = { .name = "eth1", .subsystem = "net", .devid = "n4", .parent = &dev },
 	};
 	char want[256];
 	int l;
 
 	(void)state;
 	shim_reset();
+	/* The text after the block is dev_printk()'s and netdev_printk()'s. */
 	l = __LINE__; dev_err_kv(&dev, "wrong chip signature", KV_HEX(sig, 0x1234));
 	netdev_info_kv(&nd, "link up", KV_U32(speed, 100));
-	LINE_TEXT(want, l, " drv=\"cs89x0\" dev=\"cs89x0.0\\\"x\" sig=0x1234] wrong chip signature");
+	netdev_warn_kv(&child, KV_MSG("tx timeout %d", 5), KV_U32(queue, 0));
+	snprintf(want, sizeof(want), "[kv mod=kvtest src=test_header.c:%d drv=\"cs89x0\""
+		 " dev=\"cs89x0.0\\\"x\" sig=0x1234] cs89x0 cs89x0.0\"x: wrong chip signature", l);
 	expect_text(0, 3, want);
 	assert_string_equal(shim_log[0].subsystem, "platform");
 	assert_string_equal(shim_log[0].device, "+platform:cs89x0.0");
-	LINE_TEXT(want, l + 1, " netdev=\"eth]0\" ifindex=3 speed=100] link up");
+	snprintf(want, sizeof(want), "[kv mod=kvtest src=test_header.c:%d netdev=\"eth]0\""
+		 " ifindex=3 speed=100] eth]0: link up", l + 1);
 	expect_text(1, 6, want);
 	assert_string_equal(shim_log[1].device, "n3");
+	snprintf(want, sizeof(want), "[kv mod=kvtest src=test_header.c:%d netdev=\"eth1\""
+		 " ifindex=4 queue=0] cs89x0 cs89x0.0\"x eth1 (unregistered): tx timeout 5", l + 2);
+	expect_text(2, 4, want);
+	/* dev_printk()'s words for a NULL device, and null names: no oops. */
+	l = __LINE__; dev_warn_kv((struct device *)NULL, "no device", KV_U32(n, 1));
+	snprintf(want, sizeof(want), "[kv mod=kvtest src=test_header.c:%d drv=null dev=null n=1]"
+		 " (NULL device *): no device", l);
+	expect_text(3, 4, want);
+	assert_string_equal(shim_log[3].device, "");
 }
 
 /* Escape as devkmsg_read() does, and wrap in a /dev/kmsg record. */
@@ -366,7 +383,7 @@ static __printf(4, 5) void vaf_helper(const char *kern, const char *fs, unsigned
 	va_end(args);
 }
 
-static __printf(1, 2) void vaf_eleven(const char *fmt, ...)
+static __printf(1, 2) void vaf_twelve(const char *fmt, ...)
 {
 	struct va_format vaf;
 	va_list args;
@@ -377,7 +394,23 @@ static __printf(1, 2) void vaf_eleven(const char *fmt, ...)
 	vaf_line = __LINE__; printk_kv_vaf(KERN_ERR, "", &vaf, KV_U32(f1, 1), KV_U32(f2, 2),
 					   KV_U32(f3, 3), KV_U32(f4, 4), KV_U32(f5, 5),
 					   KV_U32(f6, 6), KV_U32(f7, 7), KV_U32(f8, 8),
-					   KV_U32(f9, 9), KV_U32(f10, 10), KV_U32(f11, 11));
+					   KV_U32(f9, 9), KV_U32(f10, 10), KV_U32(f11, 11),
+					   KV_U32(f12, 12));
+	va_end(args);
+}
+
+/* ext4's __ext4_error() keeps its own words before the caller's message. */
+static __printf(4, 5) void vaf_msg_helper(const char *kern, const char *fs, unsigned int line,
+					  const char *fmt, ...)
+{
+	struct va_format vaf;
+	va_list args;
+
+	va_start(args, fmt);
+	vaf.fmt = fmt;
+	vaf.va = &args;
+	vaf_line = __LINE__; printk_kv_vaf(kern, KV_MSG("FS error (device %s): line %u: ", fs, line),
+					   &vaf, KV_STR(fs, fs), KV_U32(line, line));
 	va_end(args);
 }
 
@@ -403,10 +436,71 @@ static void test_vaf(void **state)
 	expect_field(r, "fs", PKV_STRING, "v]dc", 4);
 	assert_null(pkv_field_get(r, "k"));
 	assert_int_equal(r->nfields, 4);
-	vaf_eleven("%d%%", 100);
-	LINE_TEXT(want, vaf_line, " f1=1 f2=2 f3=3 f4=4 f5=5 f6=6 f7=7 f8=8 f9=9 f10=10 f11=11]"
-		  " 100%");
+	vaf_twelve("%d%%", 100);
+	LINE_TEXT(want, vaf_line, " f1=1 f2=2 f3=3 f4=4 f5=5 f6=6 f7=7 f8=8 f9=9 f10=10 f11=11"
+		  " f12=12] 100%");
 	expect_text(3, 3, want);
+	vaf_msg_helper(KERN_WARNING, "vd%", 7, "bad %s", "x");
+	LINE_TEXT(want, vaf_line, " fs=\"vd%\" line=7] FS error (device vd%): line 7: bad x");
+	expect_text(4, 4, want);
+	vaf_msg_helper("", "vde", 8, "k=%d", 1);
+	r = parse_last();
+	assert_int_equal(r->nfields, 4);
+	assert_null(pkv_field_get(r, "k"));
+	assert_int_equal(r->msg.n, strlen("FS error (device vde): line 8: k=1"));
+}
+
+/*
+ * KV_MSG(): a message with arguments beside the fields, as a converted call
+ * keeps the text it printed before. The message's arguments come after the
+ * items' in the argument list, and -Wformat checks both.
+ */
+static void test_kv_msg(void **state)
+{
+	struct device dev = { .name = "eth0", .driver = "drv", .subsystem = "net", .devid = "n2" };
+	struct pkv_record *r;
+	char want[512];
+	int l;
+
+	(void)state;
+	shim_reset();
+	l = __LINE__; pr_warn_kv(KV_MSG("%s: session %u not found (%d%%)", "tunl 4", 7u, -1),
+				 KV_U32(tunnel, 4), KV_U32(session, 7));
+	LINE_TEXT(want, l, " tunnel=4 session=7] tunl 4: session 7 not found (-1%)");
+	expect_text(0, 4, want);
+	r = parse_last();
+	assert_int_equal(r->nfields, 4);
+	assert_int_equal(r->msg.n, strlen("tunl 4: session 7 not found (-1%)"));
+	/* A message without arguments, and a message that looks like a block. */
+	l = __LINE__; pr_info_kv(KV_MSG("plain"), KV_U32(a, 1));
+	pr_err_kv(KV_MSG("%s", "[kv x=1] y=2"), KV_U32(a, 2));
+	LINE_TEXT(want, l, " a=1] plain");
+	expect_text(1, 6, want);
+	r = parse_last();
+	assert_int_equal(r->nfields, 3);
+	assert_null(pkv_field_get(r, "x"));
+	assert_null(pkv_field_get(r, "y"));
+	/* Twelve items and a message. */
+	l = __LINE__; pr_notice_kv(KV_MSG("%u-%u", 1u, 2u), KV_U32(f1, 1), KV_U32(f2, 2),
+				   KV_U32(f3, 3), KV_U32(f4, 4), KV_U32(f5, 5), KV_U32(f6, 6),
+				   KV_U32(f7, 7), KV_U32(f8, 8), KV_U32(f9, 9), KV_U32(f10, 10),
+				   KV_U32(f11, 11), KV_U32(f12, 12));
+	LINE_TEXT(want, l, " f1=1 f2=2 f3=3 f4=4 f5=5 f6=6 f7=7 f8=8 f9=9 f10=10 f11=11 f12=12]"
+		  " 1-2");
+	expect_text(3, 5, want);
+	l = __LINE__; dev_warn_kv(&dev, KV_MSG("link %s", "down"), KV_BOOL(up, 0));
+	snprintf(want, sizeof(want), "[kv mod=kvtest src=test_header.c:%d drv=\"drv\" dev=\"eth0\""
+		 " up=false] drv eth0: link down", l);
+	expect_text(4, 4, want);
+	l = __LINE__; pr_info_kv_once(KV_MSG("once %d", 1), KV_U32(a, 1));
+	pr_debug_kv(KV_MSG("dbg %d", 2), KV_U32(a, 2));
+	assert_non_null(strstr(shim_log[5].text, " a=1] once 1"));
+#if defined(PKV_MODE_DEBUG)
+	assert_int_equal(shim_nlog, 7);
+	assert_non_null(strstr(shim_log[6].text, " a=2] dbg 2"));
+#else
+	assert_int_equal(shim_nlog, 6);
+#endif
 }
 
 /* xorshift64*: reproducible random values without global state in the code under test. */
@@ -502,6 +596,7 @@ int main(void)
 		cmocka_unit_test(test_truncated_record),
 		cmocka_unit_test(test_parse_back),
 		cmocka_unit_test(test_vaf),
+		cmocka_unit_test(test_kv_msg),
 		cmocka_unit_test(test_round_trip_random),
 		cmocka_unit_test(test_custom_prefix_order),
 	};

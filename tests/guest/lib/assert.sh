@@ -16,10 +16,13 @@
 # The boot's printk.kv= encoding. Under dict a record's text has no block:
 # pfx and body give the prefix (up to the first ": ") and the message after
 # it, as .prefix and .msg do under text, so that one assertion holds under
-# both; .text is what each encoding stores.
+# both; .text is what each encoding stores. human is what a person reads:
+# the text without the block (dmesg under dict and off, console_plain under
+# text), which the driver scenarios compare with the unconverted kernel's.
 PKV_KV=$(cat /sys/module/printk/parameters/kv 2>/dev/null || echo none)
 PKV_JQ_DEFS='def pfx: if .kv == "dict" then ((.text | capture("^(?<p>[^:]*: )") | .p) // "") else .prefix end;
-def body: if .kv == "dict" then (.msg | sub("^[^:]*: "; "")) else .msg end;'
+def body: if .kv == "dict" then (.msg | sub("^[^:]*: "; "")) else .msg end;
+def human: if .kv == "text" then .prefix + .msg else .text end;'
 PKV_SCENARIO=$(basename "${0%.sh}")
 PKV_SCENARIO=${PKV_SCENARIO#[0-9][0-9][0-9]-}
 KMSG=${TMPDIR:-/tmp}/pkv-$PKV_SCENARIO.kmsg.json
@@ -67,6 +70,16 @@ check_equal() {
 	echo "     got:    $2"
 	echo "     expect: $3"
 	return 1
+}
+
+# check_encoding SELECT: the selected records are stored as this boot's
+# encoding stores them: under text, the block after the prefix and the
+# message after the block; under dict, the text without any block.
+check_encoding() {
+	check "records stored as printk.kv=$PKV_KV stores them" "$1" \
+		'length >= 1 and all(. as $r | .kv == $kv and (if .kv == "text"
+		   then (.text | startswith($r.prefix + "[kv ")) and (.text | endswith($r.msg))
+		   else (.text | contains("[kv ") | not) end))' --arg kv "$PKV_KV"
 }
 
 finish() {

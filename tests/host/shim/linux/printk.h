@@ -164,11 +164,13 @@ struct device {
 	const char *driver;
 	const char *subsystem;
 	const char *devid;
+	struct device *parent;
 };
 
 struct net_device {
 	char name[16];
 	int ifindex;
+	int registered;
 	struct device dev;
 };
 
@@ -178,6 +180,10 @@ static inline const char *dev_driver_string(const struct device *dev)
 	return dev->driver ? dev->driver : dev->subsystem;
 }
 static inline const char *netdev_name(const struct net_device *dev) { return dev->name; }
+static inline const char *netdev_reg_state(const struct net_device *dev)
+{
+	return dev->registered ? "" : " (unregistered)";
+}
 __printf(3, 4) int dev_printk_emit(int level, const struct device *dev, const char *fmt, ...);
 
 #endif
