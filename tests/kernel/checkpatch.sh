@@ -7,6 +7,12 @@ cp=${PKV_CACHE:-$HOME/.cache/pkv}/linux-src/scripts/checkpatch.pl
 [ -f "$cp" ] || { echo "FAIL $cp: no kernel tree (./pkv build)"; exit 1; }
 # Debian's python3 (with python3-ply, python3-git) for the SPDX check.
 PATH=/usr/bin:$PATH
+# checkpatch looks up commit ids with git when its cwd holds a .git, and
+# reports differently by where it is run (and by who owns the repository).
+# Run it where there is none, as a mail reader would: no lookup, strictest.
+work=$(mktemp -d) || exit 1
+trap 'rm -rf "$work"' EXIT
+cd "$work" || exit 1
 fail=0
 for p in "$top"/kernel-patches/[0-9]*.patch; do
 	case "$p" in */0000-*) continue ;; esac
