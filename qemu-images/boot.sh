@@ -21,7 +21,9 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 
-BZIMAGE=$PKV_CACHE/linux-build/arch/x86/boot/bzImage
+# The kernel build, shared read-only with the guest as pkvkernel (vmlinux for drgn).
+KBUILD_DIR=$PKV_CACHE/linux-build
+BZIMAGE=$KBUILD_DIR/arch/x86/boot/bzImage
 IMAGE=$PKV_CACHE/rootfs.img
 # A 32 MiB ring buffer holds the selftest's 100k-record bursts; console
 # lines without the field block keep the serial log readable.
@@ -61,6 +63,7 @@ qemu_cmd() {
 		-drive "file=$IMAGE,format=raw,if=virtio,snapshot=on"
 		-virtfs "local,path=$in,mount_tag=pkvin,security_model=none,readonly=on,id=pkvin"
 		-virtfs "local,path=$out,mount_tag=pkvout,security_model=none,id=pkvout"
+		-virtfs "local,path=$KBUILD_DIR,mount_tag=pkvkernel,security_model=none,readonly=on,id=pkvkernel"
 		-append "console=ttyS0 root=/dev/vda rw panic=-1 init=/lib/systemd/systemd systemd.show_status=0 pkv.mode=$mode $append")
 }
 
@@ -115,7 +118,7 @@ boot_run() {
 	qemu_cmd "$work/in" "$work/out" run "$append$kv"
 	local log=$work/console.log
 	"${QEMU[@]}" -display none -monitor none -serial "file:$log" </dev/null >"$work/qemu.out" 2>&1 &
-	local qpid=$! t0 done_n=0 n elapsed
+	local qpid=$! t0 done_n=0 n elapsed timed_out=""
 	t0=$(date +%s)
 	while kill -0 $qpid 2>/dev/null; do
 		elapsed=$(($(date +%s) - t0))
@@ -129,16 +132,15 @@ boot_run() {
 			kill $qpid 2>/dev/null
 			sleep 1
 			kill -9 $qpid 2>/dev/null
-			printf '\npkv: last console lines (%s):\n' "$log" >&2
-			tail -n 30 "$log" | sed 's/^/  | /' >&2
-			keep_log "$work"
-			pkv_die "guest did not finish within ${timeout}s (console log above)"
+			timed_out=1
+			break
 		fi
 		sleep 0.5
 	done
 	wait $qpid
 	local qrc=$? rc=0
-	pkv_say "guest exited after $(($(date +%s) - t0))s"
+	[ -n "$timed_out" ] || pkv_say "guest exited after $(($(date +%s) - t0))s"
+	# The scripts that finished keep their results, even when the guest did not.
 	for s in "$work/in/scripts/"*; do
 		local name src r
 		name=$(basename "$s")
@@ -159,20 +161,37 @@ boot_run() {
 		fi
 	done
 	[ -n "$out" ] && cp "$log" "$out/console.log"
-	if [ ! -f "$work/out/results/.complete" ]; then
+	if [ -n "$timed_out" ] || [ ! -f "$work/out/results/.complete" ]; then
 		printf '\npkv: last console lines:\n' >&2
 		tail -n 30 "$log" | sed 's/^/  | /' >&2
+		oops_report "$log"
+		[ -s "$work/qemu.out" ] && { printf 'pkv: qemu said:\n' >&2; sed 's/^/  | /' "$work/qemu.out" >&2; }
 		keep_log "$work"
+		[ -n "$timed_out" ] && pkv_die "guest did not finish within ${timeout}s (console log above)"
 		pkv_die "guest stopped before running every script (qemu exit $qrc)"
 	fi
 	rm -rf "$work"
 	return $rc
 }
 
+# oops_report CONSOLE.LOG: a kernel oops or panic, and the script that was running.
+oops_report() {
+	local first running
+	first=$(tr -d '\r' <"$1" | grep -a -m1 -E 'BUG: |Oops: |general protection fault|Kernel panic|WARNING: CPU: ') ||
+		return 0
+	running=$(tr -d '\r' <"$1" | grep -a -o 'pkv-runner: start [^ ]*' | tail -n 1 | sed 's/.*start [0-9]*-//')
+	pkv_say "kernel: ${first#*] } (while ${running:-no script} was running)"
+}
+
+# keep_log WORK: the console log of a failed boot, under a name of its own
+# (the next failed boot must not overwrite it); the 20 newest are kept.
 keep_log() {
-	mkdir -p "$PKV_CACHE/logs"
-	cp "$1/console.log" "$PKV_CACHE/logs/console-last.log" 2>/dev/null
-	pkv_say "console log kept at $PKV_CACHE/logs/console-last.log"
+	local dir=$PKV_CACHE/logs name
+	name=console-$(date +%Y%m%d-%H%M%S)-$$.log
+	mkdir -p "$dir"
+	cp "$1/console.log" "$dir/$name" 2>/dev/null &&
+		pkv_say "console log kept at $dir/$name"
+	ls -1t "$dir"/console-*.log 2>/dev/null | tail -n +21 | xargs -r rm -f
 	rm -rf "$1"
 }
 

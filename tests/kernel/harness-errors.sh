@@ -1,8 +1,9 @@
 #!/bin/sh
 # harness-errors.sh TOP: the harness fails loudly, with a specific message and
 # a non-zero exit, when a patch does not apply, when the kernel does not build
-# (both on a tiny fake source tarball in a scratch cache) and when the guest
-# never finishes (a real boot with a short time-out).
+# (both on a tiny fake source tarball in a scratch cache), when the guest
+# never finishes (a real boot with a short time-out) and when its kernel
+# panics (a real boot; the scripts before it keep their results).
 set -u
 top=$(cd "$1" && pwd)
 tmp=$(mktemp -d)
@@ -111,4 +112,21 @@ grep -q "last console lines" "$tmp/out" && echo "ok   the last console lines are
 grep -Eq "qemu had [0-9]+s of CPU in [0-9]+s; host load average [0-9.]+ on [0-9]+ CPU" "$tmp/out" &&
 	echo "ok   the time-out says how much CPU the guest got and how busy the host was" ||
 	{ echo "FAIL no CPU time and host load on time-out"; fail=1; }
+# A kernel panic in the second of three scripts: the first keeps its result,
+# the console names the script that was running, the third is "not run".
+printf 'echo fine\n' >"$tmp/first.sh"
+printf 'echo c >/proc/sysrq-trigger\n' >"$tmp/crash.sh"
+printf 'echo never\n' >"$tmp/third.sh"
+expect "a kernel panic" "kernel: Kernel panic.*\\(while crash.sh was running\\)" \
+	bash "$top/qemu-images/boot.sh" run --out "$tmp/crashout" --timeout 80 --append "" \
+	"$tmp/first.sh" "$tmp/crash.sh" "$tmp/third.sh"
+if grep -q '^=== first.sh: exit 0' "$tmp/out" && grep -q '^=== third.sh: exit not run' "$tmp/out" &&
+	[ "$(cat "$tmp/crashout/first.sh.rc" 2>/dev/null)" = 0 ] && [ ! -e "$tmp/crashout/third.sh.rc" ] &&
+	grep -aq 'sysrq triggered crash' "$tmp/crashout/console.log" 2>/dev/null; then
+	echo "ok   the script before the panic kept its result, the one after is reported not run, the console log is in --out"
+else
+	echo "FAIL after a panic: results or console log missing:"
+	grep '^===' "$tmp/out"; ls "$tmp/crashout" 2>&1 | head
+	fail=1
+fi
 exit $fail
