@@ -16,7 +16,8 @@ MOD_DIR=$PKV_CACHE/linux-modules
 READER_BIN=${PKV_READER_BIN:-$PKV_BUILD/userspace-reader}
 
 # Debian packages inside the guest.
-GUEST_PACKAGES=systemd,systemd-sysv,udev,kmod,iproute2,e2fsprogs,jq,util-linux,procps,libjansson4
+# python3-drgn: tests/guest/drgn.sh reads the running kernel's log with it.
+GUEST_PACKAGES=systemd,systemd-sysv,udev,kmod,iproute2,e2fsprogs,jq,util-linux,procps,libjansson4,python3-drgn
 
 rootfs_base() {
 	local key
