@@ -98,23 +98,13 @@ static const unsigned char json_escape[256] = {
 	[0 ... 0x1f] = 1, ['"'] = 1, ['\\'] = 1, [0x7f] = 1,
 };
 
-void pkv_json_string(FILE *out, const char *s, size_t n)
+/* The inside of a JSON string for @n bytes of valid UTF-8. */
+static void json_chars(FILE *out, const char *s, size_t n)
 {
 	static const char hex[] = "0123456789abcdef";
 	const unsigned char *p = (const unsigned char *)s;
 	size_t i, run = 0;
 
-	if (!utf8_valid(p, n)) {
-		putc_unlocked('[', out);
-		for (i = 0; i < n; i++) {
-			if (i)
-				putc_unlocked(',', out);
-			put_u64(out, p[i]);
-		}
-		putc_unlocked(']', out);
-		return;
-	}
-	putc_unlocked('"', out);
 	for (i = 0; i < n; i++) {
 		unsigned char c = p[i];
 
@@ -144,7 +134,105 @@ void pkv_json_string(FILE *out, const char *s, size_t n)
 		}
 	}
 	fwrite_unlocked(s + run, 1, n - run, out);
+}
+
+void pkv_json_string(FILE *out, const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i;
+
+	if (!utf8_valid(p, n)) {
+		putc_unlocked('[', out);
+		for (i = 0; i < n; i++) {
+			if (i)
+				putc_unlocked(',', out);
+			put_u64(out, p[i]);
+		}
+		putc_unlocked(']', out);
+		return;
+	}
 	putc_unlocked('"', out);
+	json_chars(out, s, n);
+	putc_unlocked('"', out);
+}
+
+/*
+ * An object key is always a string: a byte that is not part of valid UTF-8
+ * is written as the four characters \xNN, as /dev/kmsg shows it.
+ */
+static void json_key(FILE *out, const char *s, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0, run = 0;
+
+	if (utf8_valid(p, n)) {
+		pkv_json_string(out, s, n);
+		return;
+	}
+	putc_unlocked('"', out);
+	while (i < n) {
+		size_t l = utf8_seq(p + i, n - i);
+
+		if (l) {
+			i += l;
+			continue;
+		}
+		json_chars(out, s + run, i - run);
+		fputs_unlocked("\\\\x", out);
+		putc_unlocked(hex[p[i] >> 4], out);
+		putc_unlocked(hex[p[i] & 0xf], out);
+		run = ++i;
+	}
+	json_chars(out, s + run, n - run);
+	putc_unlocked('"', out);
+}
+
+static bool span_eq(struct pkv_span a, struct pkv_span b)
+{
+	return a.n == b.n && !memcmp(a.p, b.p, a.n);
+}
+
+/*
+ * The dictionary as an object; a key that repeats gets an array of its
+ * values in their order, as journalctl -o json writes repeated fields.
+ */
+static void write_dict(FILE *o, const struct pkv_record *r)
+{
+	size_t i, j;
+	bool first = true;
+
+	putc_unlocked('{', o);
+	for (i = 0; i < r->ndict; i++) {
+		struct pkv_span key = r->dict[i].key;
+		size_t more = 0;
+
+		for (j = 0; j < i && !span_eq(r->dict[j].key, key); j++)
+			;
+		if (j < i)	/* written with its first occurrence */
+			continue;
+		for (j = i + 1; j < r->ndict; j++)
+			more += span_eq(r->dict[j].key, key);
+		if (!first)
+			putc_unlocked(',', o);
+		first = false;
+		json_key(o, key.p, key.n);
+		putc_unlocked(':', o);
+		if (!more) {
+			pkv_json_string(o, r->dict[i].value.p, r->dict[i].value.n);
+			continue;
+		}
+		putc_unlocked('[', o);
+		for (j = i; j < r->ndict; j++) {
+			if (!span_eq(r->dict[j].key, key))
+				continue;
+			if (j > i)
+				putc_unlocked(',', o);
+			pkv_json_string(o, r->dict[j].value.p, r->dict[j].value.n);
+		}
+		putc_unlocked(']', o);
+	}
+	putc_unlocked('}', o);
 }
 
 static void span(FILE *out, struct pkv_span s)
@@ -225,15 +313,9 @@ static void write_record(FILE *o, const struct pkv_record *r)
 		if (bad > 0)
 			putc_unlocked(']', o);
 	}
-	fputs_unlocked(",\"dict\":{", o);
-	for (i = 0; i < r->ndict; i++) {
-		if (i)
-			putc_unlocked(',', o);
-		span(o, r->dict[i].key);
-		putc_unlocked(':', o);
-		span(o, r->dict[i].value);
-	}
-	fputs_unlocked("},\"text\":", o);
+	fputs_unlocked(",\"dict\":", o);
+	write_dict(o, r);
+	fputs_unlocked(",\"text\":", o);
 	span(o, r->text);
 	putc_unlocked('}', o);
 }

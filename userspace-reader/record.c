@@ -114,7 +114,8 @@ static int parse_header(struct pkv_record *r, const char *p, const char *end)
 	const char *q;
 
 	q = parse_u64(p, end, &prio);
-	if (!q || q == end || *q != ',' || prio > 1023)
+	/* The kernel writes (facility << 3) | level, its facility a u8. */
+	if (!q || q == end || *q != ',' || prio > 2047)
 		return fail(r, "bad priority field");
 	r->facility = (unsigned int)(prio >> 3);
 	r->level = (unsigned int)(prio & 7);

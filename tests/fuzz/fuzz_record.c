@@ -2,7 +2,8 @@
 /*
  * libFuzzer target: the reader on any bytes, as one record and as a
  * stream through the input layer, with JSON written for every event.
- * Sanitizers catch memory errors; the asserts catch broken invariants.
+ * Sanitizers catch memory errors; the asserts catch broken invariants, and
+ * jansson checks every object written: valid JSON, valid UTF-8, no key twice.
  */
 #define _GNU_SOURCE
 #include <assert.h>
@@ -12,7 +13,35 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include "pkvkmsg.h"
+
+/* The JSON written since the last check: one object, a strict parse. */
+struct out {
+	FILE *f;
+	char *buf;
+	size_t len, checked;
+};
+
+static void check_json(struct out *o)
+{
+	json_error_t err;
+	json_t *v;
+
+	fflush(o->f);
+	v = json_loadb(o->buf + o->checked, o->len - o->checked,
+		       JSON_REJECT_DUPLICATES | JSON_DECODE_INT_AS_REAL |
+		       JSON_ALLOW_NUL, &err);
+	if (!v || !json_is_object(v)) {
+		fprintf(stderr, "invalid JSON written (%s at column %d): %.*s\n",
+			v ? "not an object" : err.text, err.column,
+			(int)(o->len - o->checked), o->buf + o->checked);
+		abort();
+	}
+	json_decref(v);
+	o->checked = o->len;
+}
 
 static void check_record(const struct pkv_record *r)
 {
@@ -38,14 +67,15 @@ static void check_record(const struct pkv_record *r)
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 {
 	static struct pkv_record r;
-	static FILE *null;
+	struct out o = { 0 };
 	struct pkv_json j;
 	struct pkv_input *in;
 	int fd;
 
-	if (!null)
-		null = fopen("/dev/null", "w");
-	j.out = null;
+	o.f = open_memstream(&o.buf, &o.len);
+	if (!o.f)
+		abort();
+	j.out = o.f;
 	j.pretty = size & 1;
 	if (pkv_record_parse(&r, (const char *)data, size) == 0) {
 		check_record(&r);
@@ -54,6 +84,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		assert(r.why[0]);
 		pkv_json_malformed(&j, r.why, (const char *)data, size, size);
 	}
+	check_json(&o);
 	fd = memfd_create("fuzz", 0);
 	if (fd < 0 || write(fd, data, size) != (ssize_t)size || lseek(fd, 0, SEEK_SET))
 		abort();
@@ -70,9 +101,12 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		    pkv_record_parse_flags(&r, c.raw, c.len, PKV_PARSE_UNMARKED) == 0) {
 			check_record(&r);
 			pkv_json_record(&j, &r);
+			check_json(&o);
 		}
 	}
 	pkv_input_free(in);
 	close(fd);
+	fclose(o.f);
+	free(o.buf);
 	return 0;
 }

@@ -26,7 +26,7 @@ maxlen=4096
 flags="-std=gnu11 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	-DPKV_RECORD_MAX=1024 -DPKV_STREAM_BUF=2048 -I$top/userspace-reader"
 echo "fuzz: building the targets in $out"
-clang $flags "$here/fuzz_record.c" $reader -o "$out/fuzz_record" || exit 1
+clang $flags "$here/fuzz_record.c" $reader -ljansson -o "$out/fuzz_record" || exit 1
 clang $flags -DCONFIG_NONE -I"$top/tests/host/shim" -I"$top/include-prototype" \
 	"$here/fuzz_escape.c" "$top/tests/host/shim/shim.c" $reader -o "$out/fuzz_escape" || exit 1
 # A use after free shows within one execution: a 16 MiB quarantine finds it

@@ -86,12 +86,26 @@ static void test_header(void **state)
 	assert_int_equal(r->text.n, 0);
 }
 
+/* The kernel's facility is a u8: (255 << 3) | 7 is the largest priority. */
+static void test_header_priority(void **state)
+{
+	struct pkv_record *r;
+
+	(void)state;
+	r = parse("2047,1,2,-;t\n");
+	assert_int_equal(r->facility, 255);
+	assert_int_equal(r->level, 7);
+	r = parse("1024,1,2,-;t\n");
+	assert_int_equal(r->facility, 128);
+	assert_int_equal(r->level, 0);
+}
+
 static void test_header_errors(void **state)
 {
 	(void)state;
 	parse_fails("6,1,2,-", 7, "no ';'");
 	parse_fails("x,1,2,-;t\n", 10, "priority");
-	parse_fails("1024,1,2,-;t\n", 13, "priority");
+	parse_fails("2048,1,2,-;t\n", 13, "priority");
 	parse_fails("6,,2,-;t\n", 9, "sequence");
 	parse_fails("6,18446744073709551616,2,-;t\n", 29, "sequence");
 	parse_fails("6,1,x,-;t\n", 10, "timestamp");
@@ -453,6 +467,27 @@ static void test_json_record(void **state)
 	free(buf);
 }
 
+/*
+ * Dictionary keys are always JSON strings (a byte that is not UTF-8 as
+ * \\xNN), and a repeated key gets an array of its values, in order.
+ */
+static void test_json_dict(void **state)
+{
+	char *buf = NULL;
+	size_t len;
+	FILE *m = open_memstream(&buf, &len);
+	struct pkv_json j = { .out = m };
+
+	(void)state;
+	parse("6,0,0,-;x\n \xff=1\n A=1\n a\xc3\xa9\xfe=2\n A=2\n B=3\n A=\xff\n");
+	assert_int_equal(pkv_json_record(&j, &rec), 0);
+	fclose(m);
+	if (!strstr(buf, ",\"dict\":{\"\\\\xff\":\"1\",\"A\":[\"1\",\"2\",[255]],"
+			 "\"a\xc3\xa9\\\\xfe\":\"2\",\"B\":\"3\"},"))
+		fail_msg("dictionary written as: %s", buf);
+	free(buf);
+}
+
 static void test_dict_compare(void **state)
 {
 	struct pkv_span keys[4];
@@ -599,6 +634,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_header),
+		cmocka_unit_test(test_header_priority),
 		cmocka_unit_test(test_header_errors),
 		cmocka_unit_test(test_unescape),
 		cmocka_unit_test(test_dict),
@@ -612,6 +648,7 @@ int main(void)
 		cmocka_unit_test(test_seq_gap),
 		cmocka_unit_test(test_json_strings),
 		cmocka_unit_test(test_json_record),
+		cmocka_unit_test(test_json_dict),
 		cmocka_unit_test(test_dict_compare),
 		cmocka_unit_test(test_trust),
 		cmocka_unit_test(test_filters),
