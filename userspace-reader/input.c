@@ -66,7 +66,31 @@ void pkv_input_free(struct pkv_input *in)
 static void device_next(struct pkv_input *in, struct pkv_chunk *c)
 {
 	for (;;) {
-		ssize_t n = read(in->fd, in->buf, in->cap);
+		ssize_t n;
+
+		/*
+		 * Without follow, the end is where no record is ready: asked of
+		 * poll(), since the descriptor may block (an inherited one's
+		 * flags are the caller's). POLLERR/POLLPRI: an overrun, the
+		 * read() below says EPIPE.
+		 */
+		if (!in->follow) {
+			struct pollfd p = { .fd = in->fd, .events = POLLIN };
+			int ready = poll(&p, 1, 0);
+
+			if (ready < 0 && errno == EINTR)
+				continue;
+			if (ready < 0) {
+				c->ev = PKV_EV_ERROR;
+				c->err = errno;
+				return;
+			}
+			if (ready == 0) {
+				c->ev = PKV_EV_END;
+				return;
+			}
+		}
+		n = read(in->fd, in->buf, in->cap);
 
 		if (n > 0) {
 			c->ev = PKV_EV_RECORD;

@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/sysmacros.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -139,10 +140,23 @@ bad:
 	return -1;
 }
 
-/* Open the input; a character device is read as /dev/kmsg. */
-static int open_input(const struct options *o, const char **name, bool *device)
+/* /dev/kmsg: char 1:11 (drivers/char/mem.c). */
+static bool is_kmsg(int fd)
 {
 	struct stat st;
+
+	return fstat(fd, &st) == 0 && S_ISCHR(st.st_mode) &&
+	       major(st.st_rdev) == 1 && minor(st.st_rdev) == 11;
+}
+
+/*
+ * Open the input. Only the kmsg device is read a record per read(); any
+ * other file, a terminal or a pipe among them, is a stream. The descriptor's
+ * flags are never changed (standard input's are shared with the caller):
+ * without --follow the input layer polls before each read instead.
+ */
+static int open_input(const struct options *o, const char **name, bool *device)
+{
 	int fd;
 
 	*name = o->file ? o->file : "/dev/kmsg";
@@ -156,11 +170,7 @@ static int open_input(const struct options *o, const char **name, bool *device)
 			return -1;
 		}
 	}
-	*device = fstat(fd, &st) == 0 && S_ISCHR(st.st_mode);
-	if (*device && !o->follow && fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) < 0) {
-		fprintf(stderr, "kmsg2json: %s: cannot set O_NONBLOCK: %s\n", *name, strerror(errno));
-		return -1;
-	}
+	*device = is_kmsg(fd);
 	if (o->follow && !*device)
 		fprintf(stderr, "kmsg2json: %s: not a device; --follow ignored\n", *name);
 	if (o->new_only && !*device) {

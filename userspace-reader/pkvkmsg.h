@@ -164,8 +164,10 @@ struct pkv_input;
 
 /*
  * Read records from @fd. @device: the fd is /dev/kmsg (one record per read;
- * without @follow, stop at EAGAIN); otherwise a stream of records. Returns
- * NULL with errno set on allocation failure; read errors come as events.
+ * without @follow, end where poll() finds no record ready, or at EAGAIN);
+ * otherwise a stream of records. The fd's flags are never changed, and it
+ * stays the caller's to close. Returns NULL with errno set on allocation
+ * failure; read errors come as events.
  */
 struct pkv_input *pkv_input_new(int fd, bool device, bool follow);
 void pkv_input_free(struct pkv_input *in);
