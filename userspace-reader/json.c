@@ -315,6 +315,10 @@ static void write_record(FILE *o, const struct pkv_record *r)
 	}
 	fputs_unlocked(",\"dict\":", o);
 	write_dict(o, r);
+	if (r->dict_dropped) {
+		fputs_unlocked(",\"dict_dropped\":", o);
+		put_u64(o, r->dict_dropped);
+	}
 	fputs_unlocked(",\"text\":", o);
 	span(o, r->text);
 	putc_unlocked('}', o);
@@ -431,7 +435,8 @@ int pkv_json_malformed(struct pkv_json *j, const char *why, const char *raw,
 
 struct gap {
 	const char *reason;
-	long long lost;
+	bool lost_known;
+	uint64_t lost;
 	bool have_after;
 	uint64_t after, next;
 };
@@ -442,8 +447,8 @@ static void gap_fn(FILE *o, const void *arg)
 
 	fputs("{\"gap\":true,\"reason\":", o);
 	pkv_json_string(o, g->reason, strlen(g->reason));
-	if (g->lost >= 0)
-		fprintf(o, ",\"lost\":%lld", g->lost);
+	if (g->lost_known)
+		fprintf(o, ",\"lost\":%" PRIu64, g->lost);
 	else
 		fputs(",\"lost\":null", o);
 	if (g->have_after)
@@ -451,10 +456,25 @@ static void gap_fn(FILE *o, const void *arg)
 	fprintf(o, ",\"next_seq\":%" PRIu64 "}", g->next);
 }
 
-int pkv_json_gap(struct pkv_json *j, const char *reason, long long lost,
+int pkv_json_gap(struct pkv_json *j, const char *reason, bool lost_known, uint64_t lost,
 		 bool have_after, uint64_t after_seq, uint64_t next_seq)
 {
-	struct gap g = { reason, lost, have_after, after_seq, next_seq };
+	struct gap g = { reason, lost_known, lost, have_after, after_seq, next_seq };
 
 	return emit(j, gap_fn, &g);
+}
+
+static void back_fn(FILE *o, const void *arg)
+{
+	const struct gap *g = arg;
+
+	fprintf(o, "{\"new_boot\":true,\"after_seq\":%" PRIu64 ",\"next_seq\":%" PRIu64 "}",
+		g->after, g->next);
+}
+
+int pkv_json_seq_back(struct pkv_json *j, uint64_t after_seq, uint64_t next_seq)
+{
+	struct gap g = { .have_after = true, .after = after_seq, .next = next_seq };
+
+	return emit(j, back_fn, &g);
 }

@@ -235,19 +235,23 @@ int main(int argc, char **argv)
 				 c.total, PKV_RECORD_MAX);
 		/* A malformed record whose header parsed still accounts for its seq. */
 		if (r->have_seq) {
-			bool had = seq.have_last;
 			uint64_t after = seq.last;
+			enum pkv_seq_step step = pkv_seq_step(&seq, r->seq, &lost);
 
-			lost = pkv_seq_gap(&seq, r->seq);
+			if (step == PKV_SEQ_BACK)
+				pkv_json_seq_back(&j, after, r->seq);
 			/* An overrun before the first record: how many is unknown. */
-			if (lost || overrun)
+			if (step == PKV_SEQ_GAP || overrun)
 				pkv_json_gap(&j, overrun ? "overrun" : "seq",
-					     had ? (long long)lost : -1, had, after, r->seq);
+					     step != PKV_SEQ_FIRST && step != PKV_SEQ_BACK, lost,
+					     step != PKV_SEQ_FIRST, after, r->seq);
 			overrun = false;
 		}
 		if (bad) {
 			pkv_json_malformed(&j, r->why, c.raw, c.len, c.total);
 			status = EXIT_MALFORMED;
+			if (o.follow)
+				fflush(stdout);
 			continue;
 		}
 		if (filter_pass(&o.filter, r) && pkv_json_record(&j, r)) {
@@ -258,7 +262,8 @@ int main(int argc, char **argv)
 			fflush(stdout);
 	}
 	if (overrun)
-		pkv_json_gap(&j, "overrun", -1, seq.have_last, seq.last, seq.last + 1);
+		pkv_json_gap(&j, "overrun", false, 0, seq.have_last, seq.last,
+			     seq.last == UINT64_MAX ? seq.last : seq.last + 1);
 	if (fflush(stdout)) {
 		fprintf(stderr, "kmsg2json: write failed: %s\n", strerror(errno));
 		status = EXIT_MALFORMED;

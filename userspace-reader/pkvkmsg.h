@@ -86,6 +86,7 @@ struct pkv_record {
 	struct pkv_span text;		/* decoded record text */
 	struct pkv_dict_entry dict[PKV_MAX_DICT];
 	size_t ndict;
+	size_t dict_dropped;		/* well-formed lines past PKV_MAX_DICT, not kept */
 
 	/* The fields (docs/FORMAT.md). */
 	bool structured;		/* the record has fields: kv_source != PKV_KV_NONE */
@@ -180,8 +181,21 @@ struct pkv_seqtrack {
 	uint64_t last;
 };
 
-/* Records lost before @seq (0 for none); updates the tracker. */
-uint64_t pkv_seq_gap(struct pkv_seqtrack *t, uint64_t seq);
+/* Where a record's seq stands after the last one's. */
+enum pkv_seq_step {
+	PKV_SEQ_FIRST,		/* the first record seen */
+	PKV_SEQ_NEXT,		/* last + 1 */
+	PKV_SEQ_GAP,		/* records lost in between: *lost of them */
+	PKV_SEQ_SAME,		/* the last one again (a replayed record) */
+	PKV_SEQ_BACK,		/* lower: a new boot, or another boot's capture */
+};
+
+/*
+ * Step the tracker to @seq (back too, so that gaps are found after a new
+ * boot); *lost is set for PKV_SEQ_GAP, 0 otherwise. No overflow: seq is
+ * compared, never last + 1.
+ */
+enum pkv_seq_step pkv_seq_step(struct pkv_seqtrack *t, uint64_t seq, uint64_t *lost);
 
 /* JSON ----------------------------------------------------------------- */
 
@@ -196,8 +210,10 @@ int pkv_json_record(struct pkv_json *j, const struct pkv_record *r);
 int pkv_json_malformed(struct pkv_json *j, const char *why, const char *raw,
 		       size_t len, size_t total);
 /* Records lost: @lost of them after @after_seq (or unknown: -1). */
-int pkv_json_gap(struct pkv_json *j, const char *reason, long long lost,
+int pkv_json_gap(struct pkv_json *j, const char *reason, bool lost_known, uint64_t lost,
 		 bool have_after, uint64_t after_seq, uint64_t next_seq);
+/* {"new_boot":true,"after_seq":A,"next_seq":B}: the seq went back. */
+int pkv_json_seq_back(struct pkv_json *j, uint64_t after_seq, uint64_t next_seq);
 
 /* Write @p as a JSON string; invalid UTF-8 is written as an array of bytes. */
 void pkv_json_string(FILE *out, const char *p, size_t n);

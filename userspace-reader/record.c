@@ -161,6 +161,7 @@ int pkv_record_parse_flags(struct pkv_record *r, const char *raw, size_t len,
 	r->have_seq = false;
 	r->used = 0;
 	r->ndict = 0;
+	r->dict_dropped = 0;
 	r->nfields = 0;
 	r->caller.n = 0;
 	r->caller.p = NULL;
@@ -215,8 +216,11 @@ int pkv_record_parse_flags(struct pkv_record *r, const char *raw, size_t len,
 		eq = memchr(ls, '=', (size_t)(le - ls));
 		if (!eq || eq == ls + 1)
 			return fail(r, "dictionary line at byte %zu has no KEY=", (size_t)(ls - raw));
-		if (r->ndict == PKV_MAX_DICT)
-			return fail(r, "more than %d dictionary lines", PKV_MAX_DICT);
+		/* journald keeps 64 too: the record stays, the excess is counted. */
+		if (r->ndict == PKV_MAX_DICT) {
+			r->dict_dropped++;
+			continue;
+		}
 		d = &r->dict[r->ndict++];
 		if (decode(r, ls + 1, (size_t)(eq - ls - 1), &d->key, "dictionary key",
 			   (size_t)(ls + 1 - raw)) ||
@@ -255,17 +259,24 @@ const struct pkv_dict_entry *pkv_dict_get(const struct pkv_record *r, const char
 	return NULL;
 }
 
-uint64_t pkv_seq_gap(struct pkv_seqtrack *t, uint64_t seq)
+enum pkv_seq_step pkv_seq_step(struct pkv_seqtrack *t, uint64_t seq, uint64_t *lost)
 {
-	uint64_t lost = 0;
+	uint64_t last = t->last;
+	bool had = t->have_last;
 
-	if (t->have_last && seq > t->last + 1)
-		lost = seq - t->last - 1;
-	if (!t->have_last || seq > t->last) {
-		t->last = seq;
-		t->have_last = true;
-	}
-	return lost;
+	*lost = 0;
+	t->last = seq;
+	t->have_last = true;
+	if (!had)
+		return PKV_SEQ_FIRST;
+	if (seq == last)
+		return PKV_SEQ_SAME;
+	if (seq < last)
+		return PKV_SEQ_BACK;
+	if (seq - last == 1)
+		return PKV_SEQ_NEXT;
+	*lost = seq - last - 1;
+	return PKV_SEQ_GAP;
 }
 
 /* Dictionary keys that are not a field's line. */

@@ -160,8 +160,28 @@ static void test_dict(void **state)
 			n += (size_t)snprintf(raw + n, sizeof(raw) - n, " K%d=%d\n", i, i);
 		assert_int_equal(pkv_record_parse(&rec, raw, n), 0);
 		assert_int_equal(rec.ndict, 64);
-		n += (size_t)snprintf(raw + n, sizeof(raw) - n, " K64=64\n");
-		parse_fails(raw, n, "more than 64 dictionary lines");
+		/* Past them: the record and its text stay, the excess is counted. */
+		n += (size_t)snprintf(raw + n, sizeof(raw) - n, " K64=64\n K65=65\n");
+		assert_int_equal(pkv_record_parse(&rec, raw, n), 0);
+		assert_int_equal(rec.ndict, 64);
+		assert_int_equal(rec.dict_dropped, 2);
+		span_is(rec.text, "t");
+		span_is(rec.dict[63].value, "63");
+		{
+			char *buf = NULL;
+			size_t len;
+			FILE *m = open_memstream(&buf, &len);
+			struct pkv_json j = { .out = m };
+
+			assert_int_equal(pkv_json_record(&j, &rec), 0);
+			fclose(m);
+			if (!strstr(buf, "\"K63\":\"63\"},\"dict_dropped\":2,\"text\":\"t\"}"))
+				fail_msg("record with 66 dictionary lines written as: %s", buf);
+			free(buf);
+		}
+		/* A malformed line past them still makes the record malformed. */
+		n += (size_t)snprintf(raw + n, sizeof(raw) - n, " K66\n");
+		parse_fails(raw, n, "no KEY=");
 	}
 }
 
@@ -402,14 +422,25 @@ static void test_stream_overlong(void **state)
 static void test_seq_gap(void **state)
 {
 	struct pkv_seqtrack t = { 0 };
+	uint64_t lost;
 
 	(void)state;
-	assert_int_equal(pkv_seq_gap(&t, 10), 0);
-	assert_int_equal(pkv_seq_gap(&t, 11), 0);
-	assert_int_equal(pkv_seq_gap(&t, 15), 3);
-	/* Going back (a replayed file) is no gap and does not move the tracker back. */
-	assert_int_equal(pkv_seq_gap(&t, 12), 0);
-	assert_int_equal(pkv_seq_gap(&t, 16), 0);
+	assert_int_equal(pkv_seq_step(&t, 10, &lost), PKV_SEQ_FIRST);
+	assert_int_equal(pkv_seq_step(&t, 11, &lost), PKV_SEQ_NEXT);
+	assert_int_equal(pkv_seq_step(&t, 15, &lost), PKV_SEQ_GAP);
+	assert_int_equal(lost, 3);
+	assert_int_equal(pkv_seq_step(&t, 15, &lost), PKV_SEQ_SAME);
+	/* Going back (a new boot) moves the tracker: its gaps are found. */
+	assert_int_equal(pkv_seq_step(&t, 2, &lost), PKV_SEQ_BACK);
+	assert_int_equal(pkv_seq_step(&t, 3, &lost), PKV_SEQ_NEXT);
+	assert_int_equal(pkv_seq_step(&t, 7, &lost), PKV_SEQ_GAP);
+	assert_int_equal(lost, 3);
+	/* Near and past 2^63 and at UINT64_MAX: no overflow, no sign. */
+	assert_int_equal(pkv_seq_step(&t, (1ull << 63) + 12, &lost), PKV_SEQ_GAP);
+	assert_true(lost == (1ull << 63) + 4);
+	assert_int_equal(pkv_seq_step(&t, UINT64_MAX, &lost), PKV_SEQ_GAP);
+	assert_int_equal(pkv_seq_step(&t, 3, &lost), PKV_SEQ_BACK);
+	assert_int_equal(lost, 0);
 }
 
 static char *json_of(void (*fn)(FILE *), size_t *len)
@@ -455,7 +486,7 @@ static void test_json_record(void **state)
 	parse("3,7,9,-,caller=C1;p: [kv a=1 b=\"x\"... c=true] m\n DEVICE=n1\n");
 	assert_int_equal(pkv_json_record(&j, &rec), 0);
 	j.pretty = true;
-	assert_int_equal(pkv_json_gap(&j, "overrun", 4, true, 7, 12), 0);
+	assert_int_equal(pkv_json_gap(&j, "overrun", true, 4, true, 7, 12), 0);
 	fclose(m);
 	assert_string_equal(buf,
 		"{\"seq\":7,\"ts_usec\":9,\"facility\":0,\"level\":3,\"cont\":false,\"caller\":\"C1\","
