@@ -174,13 +174,23 @@ boot_run() {
 	return $rc
 }
 
-# oops_report CONSOLE.LOG: a kernel oops or panic, and the script that was running.
+# oops_report CONSOLE.LOG: the first kernel oops, panic or warning, and the
+# script that had started last before it.
 oops_report() {
-	local first running
-	first=$(tr -d '\r' <"$1" | grep -a -m1 -E 'BUG: |Oops: |general protection fault|Kernel panic|WARNING: CPU: ') ||
-		return 0
-	running=$(tr -d '\r' <"$1" | grep -a -o 'pkv-runner: start [^ ]*' | tail -n 1 | sed 's/.*start [0-9]*-//')
-	pkv_say "kernel: ${first#*] } (while ${running:-no script} was running)"
+	local what
+	what=$(tr -d '\r' <"$1" | awk '
+		/pkv-runner: start / { s = $0; sub(/.*pkv-runner: start [0-9]*-/, "", s); running = s }
+		/BUG: |Oops: |general protection fault|Kernel panic|WARNING: CPU: / {
+			# Without the "[time][caller] " brackets.
+			line = $0
+			while (substr(line, 1, 1) == "[" && (i = index(line, "]")))
+				line = substr(line, i + 1)
+			sub(/^ +/, "", line)
+			printf "%s (while %s was running)\n", line, running ? running : "no script"
+			exit
+		}')
+	[ -n "$what" ] && pkv_say "kernel: $what"
+	return 0
 }
 
 # keep_log WORK: the console log of a failed boot, under a name of its own
