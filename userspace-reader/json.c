@@ -157,8 +157,9 @@ void pkv_json_string(FILE *out, const char *s, size_t n)
 }
 
 /*
- * An object key is always a string: a byte that is not part of valid UTF-8
- * is written as the four characters \xNN, as /dev/kmsg shows it.
+ * An object key is always a string, one key per byte string: a byte that is
+ * not part of valid UTF-8, and the backslash, are written as the four
+ * characters \xNN (so the bytes \xff and the byte 0xff stay two keys).
  */
 static void json_key(FILE *out, const char *s, size_t n)
 {
@@ -166,13 +167,13 @@ static void json_key(FILE *out, const char *s, size_t n)
 	const unsigned char *p = (const unsigned char *)s;
 	size_t i = 0, run = 0;
 
-	if (utf8_valid(p, n)) {
+	if (!memchr(s, '\\', n) && utf8_valid(p, n)) {
 		pkv_json_string(out, s, n);
 		return;
 	}
 	putc_unlocked('"', out);
 	while (i < n) {
-		size_t l = utf8_seq(p + i, n - i);
+		size_t l = p[i] == '\\' ? 0 : utf8_seq(p + i, n - i);
 
 		if (l) {
 			i += l;
@@ -302,7 +303,8 @@ static void write_record(FILE *o, const struct pkv_record *r)
 	}
 	{
 		struct pkv_span keys[8];
-		int bad = pkv_dict_compare(r, keys, 8);
+		/* Not over a dictionary cut short: its missing lines would differ. */
+		int bad = r->dict_dropped ? -1 : pkv_dict_compare(r, keys, 8);
 
 		if (bad >= 0)
 			fputs_unlocked(bad ? ",\"dict_agrees\":false" : ",\"dict_agrees\":true", o);
@@ -433,17 +435,9 @@ int pkv_json_malformed(struct pkv_json *j, const char *why, const char *raw,
 	return emit(j, malformed_fn, &m);
 }
 
-struct gap {
-	const char *reason;
-	bool lost_known;
-	uint64_t lost;
-	bool have_after;
-	uint64_t after, next;
-};
-
 static void gap_fn(FILE *o, const void *arg)
 {
-	const struct gap *g = arg;
+	const struct pkv_gap *g = arg;
 
 	fputs("{\"gap\":true,\"reason\":", o);
 	pkv_json_string(o, g->reason, strlen(g->reason));
@@ -452,29 +446,29 @@ static void gap_fn(FILE *o, const void *arg)
 	else
 		fputs(",\"lost\":null", o);
 	if (g->have_after)
-		fprintf(o, ",\"after_seq\":%" PRIu64, g->after);
-	fprintf(o, ",\"next_seq\":%" PRIu64 "}", g->next);
+		fprintf(o, ",\"after_seq\":%" PRIu64, g->after_seq);
+	if (g->have_next)
+		fprintf(o, ",\"next_seq\":%" PRIu64 "}", g->next_seq);
+	else
+		fputs(",\"next_seq\":null}", o);
 }
 
-int pkv_json_gap(struct pkv_json *j, const char *reason, bool lost_known, uint64_t lost,
-		 bool have_after, uint64_t after_seq, uint64_t next_seq)
+int pkv_json_gap(struct pkv_json *j, const struct pkv_gap *g)
 {
-	struct gap g = { reason, lost_known, lost, have_after, after_seq, next_seq };
-
-	return emit(j, gap_fn, &g);
+	return emit(j, gap_fn, g);
 }
 
 static void back_fn(FILE *o, const void *arg)
 {
-	const struct gap *g = arg;
+	const struct pkv_gap *g = arg;
 
 	fprintf(o, "{\"new_boot\":true,\"after_seq\":%" PRIu64 ",\"next_seq\":%" PRIu64 "}",
-		g->after, g->next);
+		g->after_seq, g->next_seq);
 }
 
 int pkv_json_seq_back(struct pkv_json *j, uint64_t after_seq, uint64_t next_seq)
 {
-	struct gap g = { .have_after = true, .after = after_seq, .next = next_seq };
+	struct pkv_gap g = { .after_seq = after_seq, .next_seq = next_seq };
 
 	return emit(j, back_fn, &g);
 }

@@ -240,11 +240,21 @@ int main(int argc, char **argv)
 
 			if (step == PKV_SEQ_BACK)
 				pkv_json_seq_back(&j, after, r->seq);
-			/* An overrun before the first record: how many is unknown. */
-			if (step == PKV_SEQ_GAP || overrun)
-				pkv_json_gap(&j, overrun ? "overrun" : "seq",
-					     step != PKV_SEQ_FIRST && step != PKV_SEQ_BACK, lost,
-					     step != PKV_SEQ_FIRST, after, r->seq);
+			/*
+			 * An overrun before the first record, or across a new
+			 * boot: how many is unknown, and so is the seq before.
+			 */
+			if (step == PKV_SEQ_GAP || overrun) {
+				bool known = step != PKV_SEQ_FIRST && step != PKV_SEQ_BACK;
+				struct pkv_gap g = {
+					.reason = overrun ? "overrun" : "seq",
+					.lost_known = known, .lost = lost,
+					.have_after = known, .after_seq = after,
+					.have_next = true, .next_seq = r->seq,
+				};
+
+				pkv_json_gap(&j, &g);
+			}
 			overrun = false;
 		}
 		if (bad) {
@@ -261,9 +271,13 @@ int main(int argc, char **argv)
 		if (o.follow)
 			fflush(stdout);
 	}
-	if (overrun)
-		pkv_json_gap(&j, "overrun", false, 0, seq.have_last, seq.last,
-			     seq.last == UINT64_MAX ? seq.last : seq.last + 1);
+	if (overrun) {
+		/* At the end: no record came after it. */
+		struct pkv_gap g = { .reason = "overrun", .have_after = seq.have_last,
+				     .after_seq = seq.last };
+
+		pkv_json_gap(&j, &g);
+	}
 	if (fflush(stdout)) {
 		fprintf(stderr, "kmsg2json: write failed: %s\n", strerror(errno));
 		status = EXIT_MALFORMED;

@@ -209,9 +209,13 @@ int pkv_json_record(struct pkv_json *j, const struct pkv_record *r);
 /* A malformed record: its reason and its bytes, escaped. */
 int pkv_json_malformed(struct pkv_json *j, const char *why, const char *raw,
 		       size_t len, size_t total);
-/* Records lost: @lost of them after @after_seq (or unknown: -1). */
-int pkv_json_gap(struct pkv_json *j, const char *reason, bool lost_known, uint64_t lost,
-		 bool have_after, uint64_t after_seq, uint64_t next_seq);
+/* Records that did not arrive; an unknown count or seq is written as null. */
+struct pkv_gap {
+	const char *reason;		/* "overrun" or "seq" */
+	bool lost_known, have_after, have_next;
+	uint64_t lost, after_seq, next_seq;
+};
+int pkv_json_gap(struct pkv_json *j, const struct pkv_gap *g);
 /* {"new_boot":true,"after_seq":A,"next_seq":B}: the seq went back. */
 int pkv_json_seq_back(struct pkv_json *j, uint64_t after_seq, uint64_t next_seq);
 

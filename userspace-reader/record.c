@@ -216,8 +216,20 @@ int pkv_record_parse_flags(struct pkv_record *r, const char *raw, size_t len,
 		eq = memchr(ls, '=', (size_t)(le - ls));
 		if (!eq || eq == ls + 1)
 			return fail(r, "dictionary line at byte %zu has no KEY=", (size_t)(ls - raw));
-		/* journald keeps 64 too: the record stays, the excess is counted. */
+		/*
+		 * journald keeps 64 too: the record stays, the excess is counted
+		 * (and checked as the kept lines are, then its bytes given back).
+		 */
 		if (r->ndict == PKV_MAX_DICT) {
+			struct pkv_span k, v;
+			size_t used = r->used;
+
+			if (decode(r, ls + 1, (size_t)(eq - ls - 1), &k, "dictionary key",
+				   (size_t)(ls + 1 - raw)) ||
+			    decode(r, eq + 1, (size_t)(le - eq - 1), &v, "dictionary value",
+				   (size_t)(eq + 1 - raw)))
+				return -1;
+			r->used = used;
 			r->dict_dropped++;
 			continue;
 		}

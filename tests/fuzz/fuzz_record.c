@@ -67,7 +67,9 @@ static void check_record(const struct pkv_record *r)
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 {
 	static struct pkv_record r;
+	struct pkv_seqtrack seq = { 0 };
 	struct out o = { 0 };
+	bool bad;
 	struct pkv_json j;
 	struct pkv_input *in;
 	int fd;
@@ -93,16 +95,39 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		struct pkv_chunk c;
 
 		pkv_input_next(in, &c);
+		memset(r.why, 0, sizeof(r.why));
 		if (c.ev == PKV_EV_END || c.ev == PKV_EV_ERROR)
 			break;
 		assert(c.len <= PKV_RECORD_MAX && c.len <= c.total);
+		if (c.ev != PKV_EV_RECORD && c.ev != PKV_EV_OVERLONG)
+			continue;
 		/* The stream's records also with unmarked blocks taken. */
-		if (c.ev == PKV_EV_RECORD &&
-		    pkv_record_parse_flags(&r, c.raw, c.len, PKV_PARSE_UNMARKED) == 0) {
+		bad = pkv_record_parse_flags(&r, c.raw, c.len, PKV_PARSE_UNMARKED) != 0 ||
+		      c.ev == PKV_EV_OVERLONG;
+		/* Every object kmsg2json writes for it: new boot, gap, record. */
+		if (r.have_seq) {
+			uint64_t after = seq.last, lost;
+			enum pkv_seq_step step = pkv_seq_step(&seq, r.seq, &lost);
+			struct pkv_gap g = { .reason = "seq", .lost_known = true, .lost = lost,
+					     .have_after = true, .after_seq = after,
+					     .have_next = true, .next_seq = r.seq };
+
+			if (step == PKV_SEQ_BACK) {
+				pkv_json_seq_back(&j, after, r.seq);
+				check_json(&o);
+			}
+			if (step == PKV_SEQ_GAP) {
+				pkv_json_gap(&j, &g);
+				check_json(&o);
+			}
+		}
+		if (bad) {
+			pkv_json_malformed(&j, r.why[0] ? r.why : "over-long", c.raw, c.len, c.total);
+		} else {
 			check_record(&r);
 			pkv_json_record(&j, &r);
-			check_json(&o);
 		}
+		check_json(&o);
 	}
 	pkv_input_free(in);
 	close(fd);

@@ -60,10 +60,15 @@ if fd >= 0:
     try:
         p = subprocess.run([k2j, "-"], stdin=fd, capture_output=True, timeout=60)
         lines = p.stdout.splitlines()
-        bad = [l for l in lines if not l.startswith(b"{")]
-        result(p.returncode in (0, 1) and lines and not bad,
+        bad = []
+        for line in lines:
+            try:
+                json.loads(line)
+            except ValueError:
+                bad.append(line)
+        result(p.returncode == 0 and lines and not bad,
                "kmsg2json - with /dev/kmsg on standard input ends after the last record (%d lines)"
-               % len(lines), "exit %d, %d lines" % (p.returncode, len(lines)))
+               % len(lines), "exit %d, %d lines, %d not JSON" % (p.returncode, len(lines), len(bad)))
     except subprocess.TimeoutExpired:
         result(False, "kmsg2json - with /dev/kmsg on standard input ends",
                "still reading after 60 s")

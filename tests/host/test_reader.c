@@ -439,6 +439,7 @@ static void test_seq_gap(void **state)
 	assert_int_equal(pkv_seq_step(&t, (1ull << 63) + 12, &lost), PKV_SEQ_GAP);
 	assert_true(lost == (1ull << 63) + 4);
 	assert_int_equal(pkv_seq_step(&t, UINT64_MAX, &lost), PKV_SEQ_GAP);
+	assert_true(lost == UINT64_MAX - ((1ull << 63) + 12) - 1);
 	assert_int_equal(pkv_seq_step(&t, 3, &lost), PKV_SEQ_BACK);
 	assert_int_equal(lost, 0);
 }
@@ -486,7 +487,13 @@ static void test_json_record(void **state)
 	parse("3,7,9,-,caller=C1;p: [kv a=1 b=\"x\"... c=true] m\n DEVICE=n1\n");
 	assert_int_equal(pkv_json_record(&j, &rec), 0);
 	j.pretty = true;
-	assert_int_equal(pkv_json_gap(&j, "overrun", true, 4, true, 7, 12), 0);
+	{
+		struct pkv_gap g = { .reason = "overrun", .lost_known = true, .lost = 4,
+				     .have_after = true, .after_seq = 7,
+				     .have_next = true, .next_seq = 12 };
+
+		assert_int_equal(pkv_json_gap(&j, &g), 0);
+	}
 	fclose(m);
 	assert_string_equal(buf,
 		"{\"seq\":7,\"ts_usec\":9,\"facility\":0,\"level\":3,\"cont\":false,\"caller\":\"C1\","
@@ -510,12 +517,39 @@ static void test_json_dict(void **state)
 	struct pkv_json j = { .out = m };
 
 	(void)state;
-	parse("6,0,0,-;x\n \xff=1\n A=1\n a\xc3\xa9\xfe=2\n A=2\n B=3\n A=\xff\n");
+	/* The bytes "\\xff" (a backslash, escaped as the kernel does) and the byte 0xff. */
+	parse("6,0,0,-;x\n \xff=1\n A=1\n a\xc3\xa9\xfe=2\n A=2\n B=3\n A=\xff\n \\x5cxff=4\n");
 	assert_int_equal(pkv_json_record(&j, &rec), 0);
 	fclose(m);
 	if (!strstr(buf, ",\"dict\":{\"\\\\xff\":\"1\",\"A\":[\"1\",\"2\",[255]],"
-			 "\"a\xc3\xa9\\\\xfe\":\"2\",\"B\":\"3\"},"))
+			 "\"a\xc3\xa9\\\\xfe\":\"2\",\"B\":\"3\",\"\\\\x5cxff\":\"4\"},"))
 		fail_msg("dictionary written as: %s", buf);
+	free(buf);
+}
+
+/* A gap past 2^63 is written with its exact digits; unknowns are null. */
+static void test_json_gap(void **state)
+{
+	char *buf = NULL;
+	size_t len;
+	FILE *m = open_memstream(&buf, &len);
+	struct pkv_json j = { .out = m };
+	struct pkv_gap big = { .reason = "seq", .lost_known = true, .lost = (1ull << 63) + 10,
+			       .have_after = true, .after_seq = 9,
+			       .have_next = true, .next_seq = (1ull << 63) + 20 };
+	struct pkv_gap end = { .reason = "overrun", .have_after = true, .after_seq = UINT64_MAX };
+
+	(void)state;
+	assert_int_equal(pkv_json_gap(&j, &big), 0);
+	assert_int_equal(pkv_json_gap(&j, &end), 0);
+	assert_int_equal(pkv_json_seq_back(&j, 12, 3), 0);
+	fclose(m);
+	assert_string_equal(buf,
+		"{\"gap\":true,\"reason\":\"seq\",\"lost\":9223372036854775818,"
+		"\"after_seq\":9,\"next_seq\":9223372036854775828}\n"
+		"{\"gap\":true,\"reason\":\"overrun\",\"lost\":null,"
+		"\"after_seq\":18446744073709551615,\"next_seq\":null}\n"
+		"{\"new_boot\":true,\"after_seq\":12,\"next_seq\":3}\n");
 	free(buf);
 }
 
@@ -680,6 +714,7 @@ int main(void)
 		cmocka_unit_test(test_json_strings),
 		cmocka_unit_test(test_json_record),
 		cmocka_unit_test(test_json_dict),
+		cmocka_unit_test(test_json_gap),
 		cmocka_unit_test(test_dict_compare),
 		cmocka_unit_test(test_trust),
 		cmocka_unit_test(test_filters),
