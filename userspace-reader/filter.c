@@ -17,13 +17,14 @@ static const char *const facility_names[] = {
 };
 
 /* A name from @names or a number below @max; -1 if neither. */
-static int lookup(const char *s, size_t len, const char *const *names, int max)
+/* A name of @names (@nnames of them) or a number below @max. */
+static int lookup(const char *s, size_t len, const char *const *names, int nnames, int max)
 {
 	char *end;
 	long v;
 	int i;
 
-	for (i = 0; i < max; i++)
+	for (i = 0; i < nnames; i++)
 		if (strlen(names[i]) == len && !strncmp(s, names[i], len))
 			return i;
 	if (!len || len > 4)
@@ -53,7 +54,7 @@ int filter_add_levels(struct filter *f, const char *list, char *why, size_t n)
 			up = true;
 			len--;
 		}
-		lvl = lookup(s, len, level_names, 8);
+		lvl = lookup(s, len, level_names, 8, 8);
 		if (lvl < 0) {
 			snprintf(why, n, "unknown level '%.*s' (emerg alert crit err warn notice info debug, 0-7, name+ or +name)",
 				 (int)len, s);
@@ -74,13 +75,15 @@ int filter_add_facilities(struct filter *f, const char *list, char *why, size_t 
 	while (*p) {
 		const char *e = strchr(p, ',');
 		size_t len = e ? (size_t)(e - p) : strlen(p);
-		int fac = lookup(p, len, facility_names, 24);
+		/* syslog's 24 names; the kernel's facility is a u8. */
+		int fac = lookup(p, len, facility_names, 24, 256);
 
 		if (fac < 0) {
 			snprintf(why, n, "unknown facility '%.*s'", (int)len, p);
 			return -1;
 		}
-		f->facilities |= 1ull << fac;
+		f->facilities[fac / 64] |= 1ull << (fac % 64);
+		f->any_facility = true;
 		p = e ? e + 1 : p + len;
 	}
 	return 0;
@@ -128,7 +131,8 @@ bool filter_pass(const struct filter *f, const struct pkv_record *r)
 
 	if (f->levels && !(f->levels & (1u << r->level)))
 		return false;
-	if (f->facilities && (r->facility >= 64 || !(f->facilities & (1ull << r->facility))))
+	if (f->any_facility && (r->facility > 255 ||
+				!(f->facilities[r->facility / 64] & (1ull << (r->facility % 64)))))
 		return false;
 	if (f->have_since && r->seq < f->since_seq)
 		return false;

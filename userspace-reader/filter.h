@@ -9,7 +9,8 @@
 
 struct filter {
 	unsigned int levels;		/* bit per level; 0 = all */
-	unsigned long long facilities;	/* bit per facility; 0 = all */
+	bool any_facility;		/* false: all */
+	uint64_t facilities[4];		/* bit per facility, 0 to 255 */
 	bool have_since;
 	uint64_t since_seq;
 	bool structured_only;

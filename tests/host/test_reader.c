@@ -661,8 +661,18 @@ static void test_filters(void **state)
 	assert_int_equal(filter_add_levels(&f, "loud", why, sizeof(why)), -1);
 	assert_non_null(strstr(why, "unknown level 'loud'"));
 	assert_int_equal(filter_add_facilities(&f, "kern,user", why, sizeof(why)), 0);
-	assert_int_equal(f.facilities, 3);
-	assert_int_equal(filter_add_facilities(&f, "24", why, sizeof(why)), -1);
+	assert_true(f.facilities[0] == 3 && !f.facilities[1] && !f.facilities[3]);
+	assert_int_equal(filter_add_facilities(&f, "256", why, sizeof(why)), -1);
+	{
+		/* Past syslog's 23 the kernel's facility goes on to 255. */
+		struct filter g = { 0 };
+
+		assert_int_equal(filter_add_facilities(&g, "200", why, sizeof(why)), 0);
+		parse("1607,1,2,-;x\n");			/* (200 << 3) | 7 */
+		assert_true(filter_pass(&g, &rec));
+		parse("1615,1,2,-;x\n");			/* 201 */
+		assert_false(filter_pass(&g, &rec));
+	}
 	assert_int_equal(filter_add_match(&f, "tunnel=4", why, sizeof(why)), 0);
 	assert_int_equal(filter_add_match(&f, "novalue", why, sizeof(why)), -1);
 	assert_int_equal(filter_add_match(&f, "prefix=l2tp", why, sizeof(why)), 0);
