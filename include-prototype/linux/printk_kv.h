@@ -3,15 +3,14 @@
  * printk_kv.h - key/value fields on pr_*() records, through pr_fmt
  *
  * Including this header gives every pr_*() call of the file one field block
- * after its prefix, with the module and the call site, at no cost to the call
- * sites:
+ * after its prefix, with the module, at no cost to the call sites:
  *
- *	l2tp_core: [kv mod=l2tp_core src=l2tp_core.c:812] tunnel destroyed
+ *	l2tp_core: [kv mod=l2tp_core] tunnel destroyed
  *
  * pr_<level>_kv() adds typed per-call fields to the same block:
  *
  *	pr_warn_kv("session not found", KV_U32(tunnel, tid), KV_U32(session, sid));
- *	l2tp_core: [kv mod=l2tp_core src=l2tp_core.c:930 tunnel=4 session=7] session not found
+ *	l2tp_core: [kv mod=l2tp_core tunnel=4 session=7] session not found
  *
  * Each call is one printk() with one format string: -Wformat checks every
  * field, printk index lists the format with its keys, and one event is one
@@ -32,7 +31,6 @@
 
 #include <linux/kernel.h>
 #include <linux/printk.h>
-#include <linux/stringify.h>
 #include <linux/compiler.h>
 #include <linux/err.h>
 
@@ -64,12 +62,6 @@
 #define PKV_STATIC ""
 #endif
 
-#ifdef __FILE_NAME__
-#define __PKV_FILE __FILE_NAME__
-#else
-#define __PKV_FILE __FILE__
-#endif
-
 /* Bytes of one escaped string value, quotes and cut mark included. */
 #define PKV_STR_MAX	128
 /* Bytes of one rendered errno value ("-EPROTONOSUPPORT" and the like). */
@@ -84,10 +76,13 @@
  */
 #define PKV_FIELD(key, value) " " #key "=" #value
 
-/* The block opening: marker, module, call site, static fields. */
+/*
+ * The block opening: marker, module, static fields. The call site is not
+ * written: printk index lists every format with its file, line and
+ * function, and the format is what tells call sites apart.
+ */
 #define __PKV_OPEN_WITH(prefix)						\
-	prefix "[kv mod=" KBUILD_MODNAME				\
-	" src=" __PKV_FILE ":" __stringify(__LINE__) PKV_STATIC
+	prefix "[kv mod=" KBUILD_MODNAME PKV_STATIC
 /* pr_*() records open with the prefix, device records with the block. */
 #define __PKV_OPEN		__PKV_OPEN_WITH(PKV_PREFIX)
 #define __PKV_BLOCK_OPEN	__PKV_OPEN_WITH("")
@@ -234,7 +229,8 @@
 /*
  * Keys are checked when the call is compiled, as BUILD_BUG_ON() checks its
  * condition: [a-z][a-z0-9_]*, at most 32 bytes, and none of the keys the
- * header writes itself or that journald reserves.
+ * header writes itself, that journald reserves, or "src", which readers give
+ * the call site they find in printk index.
  */
 #define __PKV_LOWER	"abcdefghijklmnopqrstuvwxyz"
 #define __pkv_check(k, f, a)						\
@@ -577,7 +573,7 @@ do {									\
  * still type-checked and never evaluated. Through dynamic debug the record
  * is printed by printk() itself rather than __dynamic_pr_debug(), so the
  * dyndbg +p flag enables it and no decoration lands before the prefix: the
- * block already carries the module and the call site.
+ * block carries the module, and the control file has the call site.
  */
 #if defined(CONFIG_DYNAMIC_DEBUG) ||					\
 	(defined(CONFIG_DYNAMIC_DEBUG_CORE) && defined(DYNAMIC_DEBUG_MODULE))

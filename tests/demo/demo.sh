@@ -31,7 +31,7 @@ kmsg2json --match test=hostile --pretty | jq '{fields, dict_agrees}'
 
 say "journalctl -k _KERNEL_TUNNEL=4 _KERNEL_SESSION=7: journald indexes the fields"
 journalctl -k -o json _KERNEL_TUNNEL=4 _KERNEL_SESSION=7 |
-	jq -c '{MESSAGE, _KERNEL_MOD, _KERNEL_SRC, _KERNEL_COOKIE_LEN, PRIORITY}'
+	jq -c '{MESSAGE, _KERNEL_MOD, _KERNEL_SUBSYS, _KERNEL_COOKIE_LEN, PRIORITY}'
 
 say "journalctl -k -o json | jq: structured kernel records per module"
 journalctl -k -o json | jq -s -c '[.[] | select(._KERNEL_MOD != null)] | group_by(._KERNEL_MOD)

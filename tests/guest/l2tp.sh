@@ -23,9 +23,9 @@ sleep 0.5
 kmsg_capture
 L='.fields.mod == "l2tp_core" and .level == 7'
 check "every l2tp record carries the static fields" '.fields.subsys == "l2tp"' \
-	'length >= 6 and all(.structured and pfx == (.fields.mod + ": ") and (.fields.src | test("^l2tp_[a-z]+\\.c:[0-9]+$")))'
+	'length >= 6 and all(.structured and pfx == (.fields.mod + ": ") and (.fields | has("src") | not))'
 check "the core's banner: static fields only" '.fields.mod == "l2tp_core" and (body | startswith("L2TP core driver"))' \
-	'length == 1 and (.[0].fields | keys) == ["mod", "src", "subsys"] and .[0].level == 6'
+	'length == 1 and (.[0].fields | keys) == ["mod", "subsys"] and .[0].level == 6'
 check_encoding "$L"
 # What a person reads is the unconverted kernel's text, under every encoding.
 check "dyndbg off: no debug record; on: exactly one per bad packet, as the unconverted kernel words it" "$L" \
@@ -35,10 +35,10 @@ check "dyndbg off: no debug record; on: exactly one per bad packet, as the uncon
 	  "l2tp_core: tunl 4: cookie mismatch (4/7). Discarding.",
 	  "l2tp_core: sess 4/8: recv data has no seq numbers when required. Discarding."]'
 check "short packet: tunnel and length" "$L and (human | contains(\"short packet\"))" \
-	'.[0].fields | del(.src) == {"mod": "l2tp_core", "subsys": "l2tp", "tunnel_name": "tunl 4", "tunnel": 4, "len": 2}'
+	'.[0].fields == {"mod": "l2tp_core", "subsys": "l2tp", "tunnel_name": "tunl 4", "tunnel": 4, "len": 2}'
 check "version mismatch (from a hostile-named sender): got and expected, no other key" "$L and (human | contains(\"version mismatch\"))" \
 	'length == 1 and (.[0].fields | .tunnel == 4 and .version == 2 and .expected == 3 and .tunnel_name == "tunl 4"
-	 and keys == ["expected", "mod", "src", "subsys", "tunnel", "tunnel_name", "version"])'
+	 and keys == ["expected", "mod", "subsys", "tunnel", "tunnel_name", "version"])'
 check "no session: tunnel and session ids of the packet" "$L and (human | contains(\"no session found\"))" \
 	'.[0].fields | .tunnel == 4 and .session == 99'
 check "cookie mismatch: session and cookie length" "$L and (human | contains(\"cookie mismatch\"))" \

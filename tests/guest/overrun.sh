@@ -48,7 +48,7 @@ check_equal "records delivered + records reported lost = records the selftest em
 journal_query /tmp/overrun-end.json 1 _KERNEL_TEST=user _KERNEL_DATA=overrun-end
 J=/tmp/overrun-journal.json
 journalctl -k --after-cursor "$cursor" _KERNEL_TEST=burst -o json \
-	--output-fields=_KERNEL_MOD,_KERNEL_SRC,_KERNEL_SUBSYS,_KERNEL_TEST,_KERNEL_CPU,_KERNEL_I,_KERNEL_PAD >"$J"
+	--output-fields=_KERNEL_MOD,_KERNEL_SUBSYS,_KERNEL_TEST,_KERNEL_CPU,_KERNEL_I,_KERNEL_PAD >"$J"
 stored=$(wc -l <"$J")
 notices=$(kmsg2json --since-seq "$(jq -s '.[0].next_seq // 0' /tmp/overrun-gaps.json)" --facility syslog |
 	jq -s '[.[] | select(.msg // "" | test("systemd-journald.*overrun"))] | length')
@@ -67,6 +67,6 @@ check_equal "journald reported its loss (a Missed count or an overrun notice)" \
 	"$([ $((missed + notices)) -gt 0 ] && echo reported || echo silent)" reported
 incomplete=$(jq -c 'select((._KERNEL_MOD == "test_printk_kv" and ._KERNEL_SUBSYS == "selftest"
 	and ._KERNEL_PAD == "0123456789abcdef0123456789abcdef" and (._KERNEL_CPU | test("^[0-9]+$"))
-	and (._KERNEL_I | test("^[0-9]+$")) and (._KERNEL_SRC | startswith("test_printk_kv.c:"))) | not)' "$J" | wc -l)
+	and (._KERNEL_I | test("^[0-9]+$"))) | not)' "$J" | wc -l)
 check_equal "journald: every stored flood record has all its fields" "$incomplete incomplete" "0 incomplete"
 finish

@@ -16,7 +16,7 @@ check "the kernel's renderers match the documented text" "$T and (body | startsw
 	'length == 1 and (.[0] | body) == "all 11 tests passed"'
 check "types: every KV type with its extreme values" "$T and .fields.test == \"types\"" \
 	'length == 1 and .[0].level == 6 and (.[0] | body) == "every type" and
-	 (.[0].fields | del(.src)) == {"mod": "test_printk_kv", "subsys": "selftest", "test": "types",
+	 (.[0].fields) == {"mod": "test_printk_kv", "subsys": "selftest", "test": "types",
 	   "u32": 4294967295, "s32": -2147483648, "u64": 18446744073709551615,
 	   "s64": -9223372036854775808, "hex": 0, "hex64": 16045690984503111693,
 	   "yes": true, "no": false, "nul": null, "err": "-ENODEV"}'
@@ -32,7 +32,7 @@ check "hostile: quotes, backslash, brackets, control and non-UTF-8 bytes round-t
 	 and .[0].fields.empty == "" and (.[0].fields | has("forged") | not)'
 check "long: cut by printk, flagged, no field invented or shortened" "$T and .fields.test == \"long\"" \
 	'length == 1 and .[0].truncated == true and (.[0] | body) == "" and
-	 (.[0].fields | keys) == ["a", "b", "c", "d", "e", "f", "g", "mod", "src", "subsys", "test"] and
+	 (.[0].fields | keys) == ["a", "b", "c", "d", "e", "f", "g", "mod", "subsys", "test"] and
 	 all(.[0].fields | .a, .b, .c, .d, .e, .f, .g; . == ("z" * 119))'
 check "once: one record of three calls" "$T and .fields.test == \"once\"" \
 	'length == 1 and .[0].fields.i == 0'
@@ -46,16 +46,16 @@ check "dev: driver and device as fields, SUBSYSTEM/DEVICE dictionary" "$T and .f
 check "msg: a KV_MSG() message reads as printf wrote it, the fields beside it" "$T and .fields.test == \"msg\"" \
 	'length == 1 and .[0].level == 5 and .[0].fields.n == 42 and
 	 (.[0] | human) == "test_printk_kv: printf-style message: 42% of it" and
-	 (.[0].fields | keys) == ["mod", "n", "src", "subsys", "test"]'
+	 (.[0].fields | keys) == ["mod", "n", "subsys", "test"]'
 check "classic pr_info: static fields only, message untouched" "$T and (body | startswith(\"classic\"))" \
-	'length == 1 and (.[0].fields | keys) == ["mod", "src", "subsys"] and
+	'length == 1 and (.[0].fields | keys) == ["mod", "subsys"] and
 	 (.[0] | body) == "classic pr_info, test=classic is in the message only"'
 check "debug: printed only while dyndbg enabled it, at level 7" "$T and .fields.test == \"debug\"" \
 	'length == 1 and .[0].level == 7 and .[0].fields.n == 1'
 want=$(printf 'a"b\\c]\001\377 [kv x=1]\t=' | od -An -v -tu1 | jq -s -c '.')
 check "user data, not UTF-8: exact bytes, no forged key" "$T and .fields.test == \"user\" and (.fields.data | type) == \"array\"" \
 	'length == 1 and .[0].fields.data == $want and .[0].fields.len == ($want | length) and
-	 (.[0].fields | keys) == ["data", "len", "mod", "src", "subsys", "test"]' --argjson want "$want"
+	 (.[0].fields | keys) == ["data", "len", "mod", "subsys", "test"]' --argjson want "$want"
 check "user data, UTF-8: exact string" "$T and .fields.test == \"user\" and (.fields.data | type) == \"string\"" \
 	'length == 1 and .[0].fields.data == "café \"quoted\" [kv y=2]"'
 check "no record of the set is malformed or rejected" "$T" 'all(.structured and (has("kv_error") | not))'
@@ -91,7 +91,7 @@ check_file "$B" "burst: every record whole, none mixed with another" 'true' \
 	'all(.structured and (has("truncated") | not) and
 	     body == "burst record with a payload to make interleaving visible" and
 	     .fields.pad == "0123456789abcdef0123456789abcdef" and
-	     (.fields | keys) == ["cpu", "i", "mod", "pad", "src", "subsys", "test"])'
+	     (.fields | keys) == ["cpu", "i", "mod", "pad", "subsys", "test"])'
 check_file "$B" "burst: each CPU's records in order 0..2999" 'true' \
 	'group_by(.fields.cpu) | length == $cpus and all([.[].fields.i] == [range(3000)])' --argjson cpus "$cpus"
 finish

@@ -1,3 +1,3 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /* test_header_order.c: emits two records, returns the line of the first. */
-int kvtest_order_emit(void);
+void kvtest_order_emit(void);

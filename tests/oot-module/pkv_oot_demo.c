@@ -15,7 +15,7 @@ MODULE_PARM_DESC(name, "a string printed as a field, escaped");
 
 static int __init pkv_oot_demo_init(void)
 {
-	pr_info("loaded, classic pr_info with %d static fields\n", 2);
+	pr_info("loaded, classic pr_info with %d static field\n", 1);
 	pr_notice_kv("typed record", KV_STR(name, name), KV_U32(answer, 42),
 		     KV_S64(neg, -9000000000LL), KV_BOOL(oot, true),
 		     KV_ERR(err, -ENODEV));

@@ -19,10 +19,10 @@ BEGIN {
 /^\{"gap":/ { gaps++; lost += val("lost"); next }
 {
 	recs++
-	seq = val("seq"); ts = val("ts_usec"); caller = val("caller"); src = val("src")
+	seq = val("seq"); ts = val("ts_usec"); caller = val("caller")
 	ctx = val("ctx"); cpu = val("cpu"); i = val("i")
 	kv = val("kv")
-	F = "mod=test_printk_kv src=" src " subsys=selftest test=\\\"burst_mixed\\\" ctx=\\\"" ctx \
+	F = "mod=test_printk_kv subsys=selftest test=\\\"burst_mixed\\\" ctx=\\\"" ctx \
 		"\\\" cpu=" cpu " i=" i " pad=\\\"" P "\\\""
 	# printk.kv=text: the block in the text; dict: the text as printed
 	# without the header, the fields only in the dictionary.
@@ -34,10 +34,10 @@ BEGIN {
 		text = "test_printk_kv: " M
 	}
 	want = "{\"seq\":" seq ",\"ts_usec\":" ts ",\"facility\":0,\"level\":6,\"cont\":false,\"caller\":\"" caller \
-		"\",\"structured\":true," head ",\"fields\":{\"mod\":\"test_printk_kv\",\"src\":\"" src \
-		"\",\"subsys\":\"selftest\",\"test\":\"burst_mixed\",\"ctx\":\"" ctx "\",\"cpu\":" cpu ",\"i\":" i ",\"pad\":\"" P \
-		"\"},\"dict_agrees\":true,\"dict\":{\"PRINTK_KV\":\"" F "\",\"MOD\":\"test_printk_kv\",\"SRC\":\"" src \
-		"\",\"SUBSYS\":\"selftest\",\"TEST\":\"burst_mixed\",\"CTX\":\"" ctx \
+		"\",\"structured\":true," head ",\"fields\":{\"mod\":\"test_printk_kv\",\"subsys\":\"selftest\",\"test\":\"burst_mixed\"," \
+		"\"ctx\":\"" ctx "\",\"cpu\":" cpu ",\"i\":" i ",\"pad\":\"" P \
+		"\"},\"dict_agrees\":true,\"dict\":{\"PRINTK_KV\":\"" F "\",\"MOD\":\"test_printk_kv\"," \
+		"\"SUBSYS\":\"selftest\",\"TEST\":\"burst_mixed\",\"CTX\":\"" ctx \
 		"\",\"CPU\":\"" cpu "\",\"I\":\"" i "\",\"PAD\":\"" P "\"},\"text\":\"" text "\"}"
 	# Softirq records carry the CPU as caller (PRINTK_CALLER), threads a pid.
 	ok = ($0 == want) && (ctx == "softirq" ? caller == "C" cpu : (ctx == "thread" && caller ~ /^T[0-9]+$/))
