@@ -40,8 +40,12 @@ grep '^{"gap":' "$O" >/tmp/overrun-gaps.json
 lost=$(jq -s 'map(.lost) | add // 0' /tmp/overrun-gaps.json)
 delivered=$(echo "$counts" | awk '{ print $2 }')
 echo "     kmsg2json: $counts; reported lost $lost; the selftest emitted $emitted"
-check_file /tmp/overrun-gaps.json "the reader saw an overrun and counted it (one gap, after the start marker)" 'true' \
-	'length == 1 and .[0].reason == "overrun" and .[0].lost > 0 and .[0].next_seq == .[0].after_seq + .[0].lost + 1'
+# More than one gap is legitimate: while the resumed reader catches up on a
+# full ring, journald's notice and the end marker overwrite its oldest
+# unread records. Each gap must be an overrun whose count fits its sequence
+# numbers; the total is checked against the selftest's count below.
+check_file /tmp/overrun-gaps.json "the reader saw an overrun and counted it (gaps, after the start marker, each exact)" 'true' \
+	'length >= 1 and all(.reason == "overrun" and .lost > 0 and .next_seq == .after_seq + .lost + 1)'
 check_equal "records delivered + records reported lost = records the selftest emitted" \
 	"$((delivered + lost)), $counts" "$emitted, delivered $delivered markers 2 other 0 malformed 0"
 # journald: once it has read up to the end marker.
