@@ -1,16 +1,16 @@
 #!/bin/sh
-# static-fields-doc.sh TOP: docs/STATIC-FIELDS.md is what
-# tests/bench/static-fields.py writes from docs/data/static-fields/, byte for
-# byte: the document is generated, never edited by hand.
+# generated-doc.sh TOP GENERATOR DATADIR DOC: TOP/DOC is what
+# TOP/GENERATOR writes from TOP/DATADIR, byte for byte: a measured document
+# is generated from the raw data kept beside it, never edited by hand.
 set -u
-top=$1
+top=$1 gen=$2 data=$3 doc=$4
 tmp=$(mktemp)
 trap 'rm -f "$tmp"' EXIT
-python3 "$top/tests/bench/static-fields.py" "$top/docs/data/static-fields" "$tmp" || exit 1
-if cmp -s "$tmp" "$top/docs/STATIC-FIELDS.md"; then
-	echo "ok   docs/STATIC-FIELDS.md is generated from docs/data/static-fields/"
+python3 "$top/$gen" "$top/$data" "$tmp" || { echo "FAIL $gen could not write $doc from $data"; exit 1; }
+if cmp -s "$tmp" "$top/$doc"; then
+	echo "ok   $doc is generated from $data"
 	exit 0
 fi
-echo "FAIL docs/STATIC-FIELDS.md differs from what its raw data gives (./pkv bench --static-fields):"
-diff -u "$top/docs/STATIC-FIELDS.md" "$tmp" | head -20
+echo "FAIL $doc differs from what $gen gives from $data:"
+diff -u "$top/$doc" "$tmp" | head -20
 exit 1

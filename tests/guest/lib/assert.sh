@@ -89,10 +89,13 @@ finish() {
 
 # journal_query FILE COUNT MATCH...: journalctl -k -o json MATCH... into FILE,
 # waiting up to 20 s for journald to have imported at least COUNT entries.
+# A ./pkv compare boot under off (/run/pkv-compare) runs the scenarios for
+# their records only: their field queries cannot succeed, so it tries once.
 journal_query() {
-	local file=$1 count=$2 i
+	local file=$1 count=$2 i tries=40
 	shift 2
-	for i in $(seq 40); do
+	[ -e /run/pkv-compare ] && [ "$PKV_KV" = off ] && tries=1
+	for i in $(seq $tries); do
 		journalctl -k -o json "$@" >"$file" 2>/dev/null
 		[ "$(wc -l <"$file")" -ge "$count" ] && return 0
 		sleep 0.5
