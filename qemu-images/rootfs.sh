@@ -16,8 +16,10 @@ MOD_DIR=$PKV_CACHE/linux-modules
 READER_BIN=${PKV_READER_BIN:-$PKV_BUILD/userspace-reader}
 
 # Debian packages inside the guest.
-# python3-drgn: tests/guest/drgn.sh reads the running kernel's log with it.
-GUEST_PACKAGES=systemd,systemd-sysv,udev,kmod,iproute2,e2fsprogs,jq,util-linux,procps,libjansson4,python3-drgn
+# python3-drgn: tests/guest/drgn.sh reads the running kernel's log with it;
+# systemd-journal-remote: tests/bench/guest-consumers.sh imports an exported
+# journal entry with it, as a fleet's collector would.
+GUEST_PACKAGES=systemd,systemd-sysv,udev,kmod,iproute2,e2fsprogs,jq,util-linux,procps,libjansson4,python3-drgn,systemd-journal-remote
 
 rootfs_base() {
 	local key
@@ -73,6 +75,12 @@ rootfs_image() {
 	# The console belongs to the runner (or to pkv-shell); no getty fights for it.
 	ln -sf /dev/null "$stage/etc/systemd/system/serial-getty@ttyS0.service"
 	ln -sf /dev/null "$stage/etc/systemd/system/getty@tty1.service"
+	# journal-remote is run by hand (guest-consumers.sh); its services would
+	# listen, or upload to nowhere.
+	local unit
+	for unit in systemd-journal-remote.socket systemd-journal-remote.service systemd-journal-upload.service; do
+		ln -sf /dev/null "$stage/etc/systemd/system/$unit"
+	done
 	echo pkv-guest >"$stage/etc/hostname"
 	mkdir -p "$stage/pkv/in" "$stage/pkv/out"
 	local depmod_rel

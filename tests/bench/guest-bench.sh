@@ -1,6 +1,7 @@
 # Guest half of ./pkv bench (boot: log_buf_len=32M loglevel=3, a quiet console).
-# PKV_BENCH_BURST records per CPU fill the buffer for the drain; the kernel
-# cost is PKV_BENCH_KERNEL records per variant; PKV_BENCH_REPS repetitions.
+# PKV_BENCH_BURST records per CPU fill the buffer for the drain, which every
+# reader reads PKV_BENCH_REPS times. (The kernel's own cost per record is
+# ./pkv compare's: tests/bench/guest-compare.sh.)
 . "$PKV_IN/env"
 run=/sys/kernel/debug/test_printk_kv/run
 reps=${PKV_BENCH_REPS:-5}
@@ -31,21 +32,4 @@ printf '{"records": %s, "journal_entries": %s, "burst_records": %s, "log_buf": "
 # The buffer itself, for the file replay on the host.
 dd if=/dev/kmsg iflag=nonblock bs=8192 of="$PKV_OUT/buffer.kmsg" 2>/dev/null
 
-# Kernel cost: ns per record, structured against plain, alternating. journald
-# is stopped so that it does not compete with what is timed.
-systemctl stop systemd-journald.socket systemd-journald-dev-log.socket \
-	systemd-journald-audit.socket systemd-journald.service 2>/dev/null
-: >"$PKV_OUT/kernel.json"
-for i in $(seq "$reps"); do
-	echo "bench ${PKV_BENCH_KERNEL:-100000}" >"$run"
-	kmsg2json --match test=bench --match prefix=test_printk_kv | tail -n 3 >>"$PKV_OUT/kernel.json"
-done
-# Text lengths of one record of each kind (values 0), for the bytes-per-record table.
-echo "bench 1" >"$run"
-kmsg2json | jq -c 'select((.text | type) == "string")
-	| select((.msg == "bench" and ([.fields[] | numbers] | all(. == 0)))
-	         or (.text | test("^test_printk_kv: bench( [a-h]=0)+$")))
-	| {kv: .structured, len: (.text | utf8bytelength),
-	   n: (if .structured then (.fields | length) - 3 else ([.text | scan("=")] | length) end)}' |
-	jq -s -c 'unique_by([.kv, .n])' >"$PKV_OUT/lengths.json"
 echo "drain: $records records; $(tr '\n' ' ' <"$PKV_OUT/drain.tsv")"

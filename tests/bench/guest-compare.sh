@@ -1,13 +1,14 @@
-# Guest half of ./pkv compare, run after the driver scenarios in each boot
-# (printk.kv=ENC, log_buf_len=32M loglevel=3 tsc=reliable). Writes to
-# $PKV_OUT:
-#   records.json  the scenarios' records, from the first "pkv-compare:"
-#                 marker on, with the ring-buffer bytes of each
+# Guest half of ./pkv compare, run last in a boot that ran the selftest and
+# the driver scenarios (./pkv compare's boots, and ./pkv test's, where it
+# runs at tiny sizes). Writes to $PKV_OUT:
+#   records.json  the records from the runner's start of selftest.sh to its
+#                 end of misdn.sh, with the ring-buffer bytes of each
 #                 (lib/ringbuf_records.py)
 #   uname         uname -a of the kernel measured
 #   bench.tsv     PKV_BENCH_REPS runs of test_printk_kv's bench, a line per
 #                 run and field count: run, fields, plain ns, kv ns
 #   bench-records.json  one record of each bench kind (values 0), with its bytes
+#   bench.json    the bench's sizes: records per kind and run, runs
 . "$PKV_IN/env"
 run=/sys/kernel/debug/test_printk_kv/run
 reps=${PKV_BENCH_REPS:-7}
@@ -19,14 +20,16 @@ mountpoint -q "$kdir" ||
 	{ echo "FAIL cannot mount the build's share pkvkernel"; exit 1; }
 modprobe test_printk_kv || { echo "FAIL modprobe test_printk_kv"; exit 1; }
 uname -a >"$PKV_OUT/uname"
-python3 "$PKV_IN/lib/ringbuf_records.py" "$kdir/vmlinux" "pkv-compare: " "$PKV_OUT/records.json" ||
+printf '{"bench_records": %d, "bench_runs": %d}\n' "$n" "$reps" >"$PKV_OUT/bench.json"
+python3 "$PKV_IN/lib/ringbuf_records.py" "$kdir/vmlinux" 'pkv-runner: start [0-9]+-selftest\.sh$' \
+	'pkv-runner: end [0-9]+-misdn\.sh ' "$PKV_OUT/records.json" ||
 	{ echo "FAIL ringbuf_records.py (scenario records)"; exit 1; }
 echo "records: $(($(wc -l <"$PKV_OUT/records.json") - 1)), $(head -n 1 "$PKV_OUT/records.json")"
 
 # One record of each bench kind (the first of a run: values 0).
 echo "pkv-compare: bench records" >/dev/kmsg
 echo "bench 1" >"$run" || { echo "FAIL bench 1"; exit 1; }
-python3 "$PKV_IN/lib/ringbuf_records.py" "$kdir/vmlinux" "pkv-compare: bench records" \
+python3 "$PKV_IN/lib/ringbuf_records.py" "$kdir/vmlinux" '^pkv-compare: bench records$' '' \
 	"$PKV_OUT/bench-records.json" || { echo "FAIL ringbuf_records.py (bench records)"; exit 1; }
 
 # ns per record: journald stopped, so that it does not compete with what is

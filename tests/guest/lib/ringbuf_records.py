@@ -2,10 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 """The running kernel's records, with the ring-buffer bytes each one took.
 
-usage: ringbuf_records.py VMLINUX FROM OUT.json
+usage: ringbuf_records.py VMLINUX FROM UNTIL OUT.json
 
-Reads every record of /dev/kmsg (its text as /dev/kmsg escapes it, and its
-dictionary lines) from the first one whose text starts with FROM, and looks
+Reads the records of /dev/kmsg (their text as /dev/kmsg escapes it, and
+their dictionary lines) from the first whose text matches the regular
+expression FROM up to the first after it that matches UNTIL (or the end,
+when UNTIL is empty), both included, and looks
 each up in the printk ring buffer with drgn (Debian's python3-drgn, through
 /proc/kcore), where its descriptor says which data block it was given.
 
@@ -28,57 +30,49 @@ dropped and counted in "lost", as is each overrun of the /dev/kmsg reader;
 the caller decides what that means.
 """
 import json
-import os
+import re
 import sys
 
 import drgn
 
+import kmsg_raw
+
 SKIP = "burst record with a payload"
 
 
-def kmsg_records(start):
-    """/dev/kmsg records from the first whose text starts with start, and
-    how many times the reader was overrun after that one (records lost
-    before it read them)."""
-    fd = os.open("/dev/kmsg", os.O_RDONLY | os.O_NONBLOCK)
-    out, on, overruns = [], False, 0
-    try:
-        while True:
-            try:
-                raw = os.read(fd, 65536)
-            except BlockingIOError:
+def kmsg_records(start, until):
+    """/dev/kmsg records from the first whose text matches start to the
+    first after it that matches until, and how many times the reader was
+    overrun in between (records lost before it read them)."""
+    out, overruns = [], 0
+    for r in kmsg_raw.records():
+        if r is None:
+            overruns += bool(out)
+        elif out or start.match(r["text"]):
+            out.append(r)
+            if until and len(out) > 1 and until.match(r["text"]):
                 break
-            except BrokenPipeError:  # overwritten before it was read
-                overruns += on
-                continue
-            head, _, rest = raw.decode("latin-1").partition(";")
-            lines = rest.rstrip("\n").split("\n")
-            fields = head.split(",")
-            if not on and lines[0].startswith(start):
-                on = True
-            if on:
-                pri = int(fields[0])
-                out.append({"seq": int(fields[1]), "facility": pri >> 3,
-                            "level": pri & 7, "text": lines[0],
-                            "dict": [line[1:] for line in lines[1:]]})
-    finally:
-        os.close(fd)
     return out, overruns
 
 
 def main():
-    if len(sys.argv) != 4:
+    if len(sys.argv) != 5:
         sys.exit(__doc__)
-    vmlinux, start, out = sys.argv[1:]
+    vmlinux, start, until, out = sys.argv[1:]
+    try:
+        start = re.compile(start)
+        until = re.compile(until) if until else None
+    except re.error as e:
+        sys.exit("ringbuf_records.py: %s" % e)
     prog = drgn.Program()
     prog.set_kernel()
     try:
         prog.load_debug_info([vmlinux])
     except drgn.MissingDebugInfoError as e:
         print("note: %s" % str(e).splitlines()[0], file=sys.stderr)
-    records, overruns = kmsg_records(start)
+    records, overruns = kmsg_records(start, until)
     if not records:
-        sys.exit("ringbuf_records.py: no record of /dev/kmsg starts with %r" % start)
+        sys.exit("ringbuf_records.py: no record of /dev/kmsg matches %r" % start.pattern)
     prb = prog["prb"]
     count = 1 << prb.desc_ring.count_bits.value_()
     size_bits = prb.text_data_ring.size_bits.value_()
