@@ -2,14 +2,20 @@
 # SPDX-License-Identifier: GPL-2.0
 """Write docs/PROPOSALS.md from the raw data of ./pkv compare.
 
-usage: compare.py DATADIR OUT.md
+usage: compare.py [--cover] DATADIR OUT
+  --cover  write the measured part of the cover letter
+           (kernel-patches/cover-numbers.txt) instead of the document
   DATADIR  docs/data/compare: meta.json and, per encoding ENC (off, text,
            dict), ENC-records.json and ENC-bench-records.json
            (tests/guest/lib/ringbuf_records.py: the ring first, then a
            record per line, with the bytes of its data block) and
            ENC-runs.json (the scenarios' exit status, the bench's runs);
            sizes.json (tests/bench/sizes.py: section sizes of the
-           converted objects, pristine tree against the series)
+           converted objects, pristine tree against the series);
+           stack.json (tests/bench/stack.py: their functions' frames, gcc
+           and clang); ENC-trust.json (tests/guest/trust.sh: what each
+           forgery path gave); ENC-consumers.json
+           (tests/bench/guest-consumers.sh: what each consumer showed)
 
 Every figure comes from DATADIR. Bytes are the data blocks the kernel gave
 the records (descriptor text_blk_lpos, read with drgn), not a formula; the
@@ -23,6 +29,7 @@ import os
 import re
 import statistics
 import sys
+import textwrap
 
 import mdtable
 
@@ -85,6 +92,12 @@ def log2012(rec):
     if dict_lines:
         n += sum(len(unescape(d)) for d in dict_lines) + len(dict_lines) - 1
     return (n + LOG2012_ALIGN - 1) // LOG2012_ALIGN * LOG2012_ALIGN
+
+
+def unhash(text):
+    """The text with hashed pointers (%p: 16 hex digits on 64-bit, random
+    per boot) as "(ptr)"."""
+    return re.sub(r'\b(?:0x)?[0-9a-f]{16}\b', '(ptr)', text)
 
 
 def human(rec):
@@ -434,7 +447,8 @@ def consumers_section(cons):
            'One structured record, l2tp\'s "no session found" from the l2tp scenario, as each',
            'consumer shows it in each boot (tests/bench/guest-consumers.sh). *fields*: how',
            'many of the record\'s own fields the consumer carries (dev_printk\'s SUBSYSTEM',
-           'and DEVICE not counted); *text*: `=` where it is the line `off` shows, else its',
+           'and DEVICE not counted; the journal\'s count includes `_KERNEL_PRINTK_KV`, the',
+           'fields as written); *text*: `=` where it is the line `off` shows, else its',
            'length in bytes. systemd-journal-remote is the entry exported with `journalctl -o',
            'export` and imported again, as a fleet\'s collector does.', '']
     t = Table('consumers', ['consumer', 'how'] + ['%s: text' % e for e in ENCODINGS]
@@ -456,10 +470,104 @@ def consumers_section(cons):
     return out
 
 
+def wrap(text, item=False):
+    """text in lines of at most 72 columns; item: a "- " list item."""
+    return textwrap.wrap(text, 72, initial_indent='- ' if item else '',
+                         subsequent_indent='  ' if item else '', break_on_hyphens=False)
+
+
+def cover_text(meta, summary, ring, sizes, stack, trust, cons, frame_warn):
+    """The measured part of the cover letter (kernel-patches/cover-numbers.txt),
+    plain text from the same figures as the document."""
+    w3 = '/'.join(str(w) for w in WIDTHS)
+
+    def by_width(d):
+        return '/'.join('%.2f' % d[w] for w in WIDTHS)
+    a = summary['all']
+    out = wrap('Measured by ./pkv compare on %s (%s, QEMU under %s), one boot per '
+               'printk.kv= encoding with the same workload; every ratio is against a peer '
+               'measured in the same boot (docs/PROPOSALS.md has the tables and the raw data):'
+               % (meta['date'], meta['machine'], meta['accel']))
+    out.append('')
+    items = [
+        'Ring buffer: the converted drivers\' %d records take a mean data block of %.1f bytes '
+        'under off, %.1f under dict (%.2fx) and %.1f under text (%.2fx), beside the %d-byte '
+        'descriptor every record has under any encoding; the 2012 printk_emit() layout would '
+        'take %.1f for dict\'s records (on paper). Against a plain printk() with the same values '
+        'in its text, the selftest\'s %s-field records take %sx under dict and %sx under text: '
+        'the difference is the file\'s static fields the plain record does not carry.'
+        % (a['off'][0], a['off'][1], a['dict'][1], a['dict'][2], a['text'][1], a['text'][2],
+           ring.desc_bytes, a['dict'][3], w3, by_width(summary['bench']['dict']),
+           by_width(summary['bench']['text'])),
+        'Time: %s u32 fields against the same plain printk(), medians of %d runs of %d '
+        'records: %sx under dict, %sx under text, %sx under off (the call path alone). '
+        'Emulated (TCG) and noisy; the spread is in the document.'
+        % (w3, meta['bench_runs'], meta['bench_records'], by_width(summary['ns']['dict']),
+           by_width(summary['ns']['text']), by_width(summary['ns']['off'])),
+        'dmesg under dict: of the drivers\' %d records under off, %d read byte for byte the '
+        'same, %d but for hashed pointers (%s); the document lists the others.'
+        % (sum(p[1] for p in summary['person']), sum(p[2] for p in summary['person']),
+           sum(p[3] for p in summary['person']),
+           ', '.join('%s %d/%d' % (p[0], p[3], p[1]) for p in summary['person'])),
+    ]
+    subs = []
+    for o in sizes['objects']:
+        if o['subsystem'] not in subs:
+            subs.append(o['subsystem'])
+    img = []
+    for sub in subs:
+        b = sum(o['pristine']['alloc'] for o in sizes['objects'] if o['subsystem'] == sub)
+        af = sum(o['series']['alloc'] for o in sizes['objects'] if o['subsystem'] == sub)
+        img.append('%s %+d bytes (%+.1f%%)' % (sub, af - b, 100.0 * (af - b) / b))
+    items.append('Image, allocated sections of the converted objects: %s.' % ', '.join(img))
+    st = []
+    for sub in sorted({f['subsystem'] for f in stack['functions']}, key=subs.index):
+        for cc in ('gcc', 'clang'):
+            xs = [f for f in stack['functions'] if f['subsystem'] == sub and f['compiler'] == cc
+                  and f['series'] is not None]
+            if not xs:
+                continue
+            top = max(xs, key=lambda f: f['series'] - (f['pristine'] or 0))
+            if top['series'] <= (top['pristine'] or 0):
+                st.append('%s %s none grew' % (sub, cc))
+                continue
+            st.append('%s %s %s %s -> %d' % (sub, cc, top['function'],
+                                              '-' if top['pristine'] is None else top['pristine'],
+                                              top['series']))
+    over = sorted({'%s (%s, %d)' % (f['function'], f['compiler'], f['series'])
+                   for f in stack['functions'] if (f['series'] or 0) > frame_warn >= (f['pristine'] or 0)})
+    items.append('Stack, the frame that grew most per subsystem and compiler: %s. Over '
+                 'CONFIG_FRAME_WARN=%d in the series only: %s.'
+                 % ('; '.join(st), frame_warn, ', '.join(over) if over else 'none'))
+    forged = [r for r in trust['off'] if not r['path'].startswith('control')]
+    carried = sum(1 for enc in ENCODINGS for r in trust[enc] if not r['path'].startswith('control')
+                  and r['record']['dict_lines'] + r['record']['kmsg2json_fields'] + r['journal_fields'])
+    items.append('Trust: %d forgery paths (user space through /dev/kmsg at any facility, a '
+                 'process name, a block printed with "%%s"), each under every encoding: %d '
+                 'carried a field.' % (len(forged), carried))
+    cs = []
+    for i, name in enumerate(CONSUMERS):
+        f = {e: cons[e]['consumers'][i]['fields'] for e in ENCODINGS}
+        ok = all(cons[e]['consumers'][i]['works'] for e in ENCODINGS)
+        cs.append('%s %s (fields: text %d, dict %d)' % (name, 'works' if ok else 'FAILS',
+                                                        f['text'], f['dict']))
+    items.append('Consumers of one l2tp record under every encoding: %s.' % '; '.join(cs))
+    for it in items:
+        out += wrap(it, item=True)
+    out.append('')
+    return out
+
+
 def main():
-    if len(sys.argv) != 3:
+    args = sys.argv[1:]
+    cover = args[:1] == ['--cover']
+    if cover:
+        args = args[1:]
+    if len(args) != 2:
         sys.exit(__doc__)
-    d = sys.argv[1]
+    d, out_path = args
+    # The figures the cover letter quotes, gathered as the tables are made.
+    summary = {'bench': {}, 'all': {}, 'ns': {}, 'person': []}
     try:
         meta = load(os.path.join(d, 'meta.json'))
         for key in ('command', 'date', 'machine', 'accel', 'kernel', 'series_sha256'):
@@ -511,8 +619,9 @@ def main():
            meta['series_sha256']),
         'from the raw data in `docs/data/compare/` (tests/bench/compare.py). One kernel, one',
         'boot per encoding; each boot ran the selftest and the l2tp, ext4, cs89x0 and mISDN',
-        'scenarios of `tests/guest/`, then `tests/bench/guest-compare.sh`. Nothing here is',
-        'edited by hand.',
+        'scenarios of `tests/guest/`, its trust scenario, then `tests/bench/guest-consumers.sh`',
+        'and `tests/bench/guest-compare.sh`. The image and stack sections come from the',
+        'builds on the host. Nothing here is edited by hand.',
         '',
         'The encodings (docs/FORMAT.md): `text` keeps the fields in a block in the record',
         'text; `dict` keeps them after the text in the same data block, out of the text;',
@@ -559,6 +668,7 @@ def main():
             t.row(str(w), enc, plain['text_len'], plain['block'], kv['text_len'], kv['block'],
                   ratio, verdict, ring.fit(plain['block']), ring.fit(kv['block']),
                   log2012(kv) if enc == 'dict' else '-')
+            summary['bench'].setdefault(enc, {})[w] = ratio
     out += t.lines()
     # What the structured record holds that the plain one does not: the
     # file's static fields, from the fields themselves.
@@ -598,6 +708,9 @@ def main():
             target = TARGET_BYTES.get(enc)
             verdict = ('%.2f: %s' % (target, judge(ratio, target))) if target else 'baseline'
             fields = sum(1 for r in rs if any(x.startswith('PRINTK_KV=') for x in r['dict']))
+            if s == 'all':
+                summary['all'][enc] = (len(rs), mean, ratio,
+                                       float(statistics.mean(log2012(r) for r in rs)))
             t.row('**all**' if s == 'all' else s, enc, len(rs), fields, mean, ratio, verdict,
                   ring.fit(mean),
                   float(statistics.mean(log2012(r) for r in rs)) if enc == 'dict' else '-')
@@ -642,6 +755,7 @@ def main():
             if target and ratio > target:
                 missed_ns.append((enc, w, ratio, target, km - pm))
             t.row(str(w), enc, spread(pm, plo, phi), spread(km, klo, khi), km - pm, ratio, verdict)
+            summary['ns'].setdefault(enc, {})[w] = ratio
     out += t.lines()
     if missed_ns:
         out += ['Where the ns target is missed: %s.'
@@ -671,7 +785,7 @@ def main():
             'a record only one boot printed shows alone.',
             '']
     t = Table('person', ['scenario', 'records under off', 'dict: identical to off',
-                         'text: identical to off', 'text without the block: identical to off',
+                         'dict: identical but for hashed pointers', 'text: identical to off', 'text without the block: identical to off',
                          'off mean length', 'dict mean length', 'text mean length'])
     listings = []
     for s in SCENARIOS:
@@ -683,7 +797,10 @@ def main():
         def same(a, b):
             return sum(m.size for m in difflib.SequenceMatcher(None, a, b, autojunk=False)
                        .get_matching_blocks())
-        t.row(s, len(off), same(off, dic), same(off, txt), same(off, txt_h),
+        summary['person'].append((s, len(off), same(off, dic),
+                                  same([unhash(x) for x in off], [unhash(x) for x in dic])))
+        t.row(s, len(off), same(off, dic), same([unhash(x) for x in off], [unhash(x) for x in dic]),
+              same(off, txt), same(off, txt_h),
               float(statistics.mean(len(unescape(x)) for x in off)),
               float(statistics.mean(len(unescape(x)) for x in dic)),
               float(statistics.mean(len(unescape(x)) for x in txt)))
@@ -738,7 +855,9 @@ def main():
             'Under `text`: %s. Under `dict`: %s. (A full `./pkv compare` stops when one'
             % (status('text'), status('dict')),
             'fails under `text` or `dict`.)', '']
-    with open(sys.argv[2], 'w') as f:
+    if cover:
+        out = cover_text(meta, summary, ring, sizes, stack, trust, cons, frame_warn)
+    with open(out_path, 'w') as f:
         f.write('\n'.join(out))
 
 

@@ -11,7 +11,8 @@
 # objects (tests/bench/sizes.sh) and their functions' stack frames under gcc
 # and clang (tests/bench/stack.sh), that is the raw data of
 # docs/data/compare/, from which tests/bench/compare.py writes
-# docs/PROPOSALS.md.
+# docs/PROPOSALS.md, and the cover letter's figures,
+# kernel-patches/cover-numbers.txt.
 #
 #   full       PKV_BENCH_KERNEL (20000) records per kind and run,
 #              PKV_BENCH_REPS (7) runs, after a run of 60000 that fills the
@@ -122,12 +123,15 @@ done
 jq --arg accel "$(tail -1 "$PKV_CACHE/accel" 2>/dev/null)" --argjson n "$n" --argjson reps "$reps" \
 	'. + {accel: $accel, bench_records: $n, bench_runs: $reps}' "$work/meta.json" >"$data/meta.json"
 python3 "$PKV_TOP/tests/bench/compare.py" "$data" "$doc" || pkv_die "compare: tests/bench/compare.py failed"
+python3 "$PKV_TOP/tests/bench/compare.py" --cover "$data" "$work/cover-numbers.txt" ||
+	pkv_die "compare: tests/bench/compare.py --cover failed"
 if [ "$mode" = full ]; then
 	mkdir -p "$PKV_TOP/docs/data/compare"
 	rm -f "$PKV_TOP/docs/data/compare"/*.json
 	cp "$data"/*.json "$PKV_TOP/docs/data/compare/"
 	cp "$doc" "$PKV_TOP/docs/PROPOSALS.md"
-	pkv_say "compare: wrote docs/PROPOSALS.md from docs/data/compare/"
+	cp "$work/cover-numbers.txt" "$PKV_TOP/kernel-patches/cover-numbers.txt"
+	pkv_say "compare: wrote docs/PROPOSALS.md and kernel-patches/cover-numbers.txt from docs/data/compare/ (./pkv patches puts the numbers in the cover letter)"
 else
 	pkv_say "compare $mode: every cell of the tables filled ($(grep -c '^|' "$doc") table lines)"
 fi

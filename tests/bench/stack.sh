@@ -6,11 +6,13 @@
 #
 # gcc: each object's own compile command, from the kernel build's
 #   .OBJ.cmd (so the flags are exactly the build's), run again with
-#   -fstack-usage and its output in $PKV_CACHE/stack/gcc-TREE/.
+#   -fstack-usage and its output in $PKV_CACHE/stack/gcc-TREE/. The
+#   pristine build has these objects once tests/bench/sizes.sh built them.
 # clang: a build of its own per tree, the same .config taken through
 #   olddefconfig with CC=clang, in $PKV_CACHE/stack/clang-TREE/, built with
 #   KCFLAGS=-fstack-usage (kept: later runs rebuild what changed).
 set -u
+shopt -s nullglob
 . "$(dirname "$0")/../../qemu-images/lib.sh"
 eval "$(bash "$PKV_TOP/qemu-images/kernel.sh" vars)"
 dirs=${*:-net/l2tp fs/ext4 drivers/net/ethernet/cirrus drivers/isdn/mISDN}
@@ -34,6 +36,7 @@ objects() {
 # gcc_su OUT DEST: DEST/OBJ.su for each object of the build OUT.
 gcc_su() {
 	local out=$1 dest=$2 o cmd n=0
+	[ -n "$(objects "$out")" ] || pkv_die "stack: no object of $dirs in $out (tests/bench/sizes.sh builds the pristine ones)"
 	while read -r o; do
 		cmd=$(sed -n "1s|^cmd_$o := ||p" "$out/$(dirname "$o")/.$(basename "$o").cmd")
 		[ -n "$cmd" ] || pkv_die "stack: $out/$(dirname "$o")/.$(basename "$o").cmd: no compile command for $o"
