@@ -39,15 +39,16 @@ def load(path):
         fail('%s: %s' % (path, e))
 
 
-def columns(path, n):
-    """A tab-separated table of non-negative integers, n per line, as n lists."""
+def columns(path, n, runs):
+    """A tab-separated table of non-negative integers, n per line and a line
+    per run, as n lists."""
     try:
         with open(path) as f:
             rows = [line.rstrip('\n').split('\t') for line in f if line.strip()]
     except OSError as e:
         fail(str(e))
-    if len(rows) < 5:
-        fail('%s: %d runs, want at least 5' % (path, len(rows)))
+    if len(rows) != runs:
+        fail('%s: %d runs, meta.json says %d' % (path, len(rows), runs))
     for i, r in enumerate(rows):
         if len(r) != n or not all(c.isdigit() for c in r):
             fail('%s: line %d: want %d non-negative integers, got %r' % (path, i + 1, n, r))
@@ -90,26 +91,29 @@ def main():
         if not isinstance(meta.get(key), str) or not meta[key]:
             fail('meta.json: no %s' % key)
     runs = positive_int(meta, 'runs', 'meta.json')
+    if runs < 5:
+        fail('meta.json: %d runs: medians need at least 5' % runs)
+    vcpus = positive_int(meta, 'guest_cpus', 'meta.json')
     drain = load(os.path.join(d, 'drain.json'))
     records = positive_int(drain, 'records', 'drain.json')
     jentries = positive_int(drain, 'journal_entries', 'drain.json')
     bursts = positive_int(drain, 'burst_records', 'drain.json')
-    k2j, dmesg, journal, raw = columns(os.path.join(d, 'drain.tsv'), 4)
+    k2j, dmesg, journal, raw = columns(os.path.join(d, 'drain.tsv'), 4, runs)
     replay = load(os.path.join(d, 'replay.json'))
     in_bytes = positive_int(replay, 'input_bytes', 'replay.json')
     out_bytes = positive_int(replay, 'kmsg2json_bytes', 'replay.json')
-    cat, rk2j, jansson = columns(os.path.join(d, 'replay.tsv'), 3)
+    cat, rk2j, jansson = columns(os.path.join(d, 'replay.tsv'), 3, runs)
 
     mk2j, mdmesg, mjournal, mraw = med(k2j), med(dmesg), med(journal), med(raw)
     r_dmesg, r_floor = mdmesg / mk2j, mk2j / mraw
     out = [
         '# Performance', '',
-        'Written by `%s` on %s (%s, QEMU under %s, 2 vCPUs for the guest)'
-        % (meta['command'], meta['date'], meta['machine'], meta['accel']),
+        'Written by `%s` on %s (%s, QEMU under %s, %d vCPUs for the guest)'
+        % (meta['command'], meta['date'], meta['machine'], meta['accel'], vcpus),
         'from the raw data in `docs/data/bench/` (tests/bench/bench.py). Every figure is the',
         'median of %d runs, with the lowest and highest in brackets, and its peer measured in' % runs,
-        'the same run: the ratios are what carries over to other machines. Guest timings run',
-        'under emulation: absolute numbers are slow, ratios are fair.', '',
+        'the same run: the ratios are what carries over to other machines; absolute guest',
+        'timings are those of QEMU under %s.' % meta['accel'], '',
         'The kernel side (bytes, ns, image cost, what dmesg shows, per `printk.kv=`',
         'encoding) is in docs/PROPOSALS.md, written by `./pkv compare`.', '',
         '## Reader: draining the ring buffer in the guest', '',
@@ -131,7 +135,7 @@ def main():
             % (mraw, mdmesg / mraw),
             'dmesg -J on this machine. kmsg2json\'s own work (parse, JSON) is the %.0f ms'
             % (mk2j - mraw),
-            'above that floor, %.1f us per record under emulation.'
+            'above that floor, %.1f us per record in the guest.'
             % ((mk2j - mraw) * 1000 / records), '']
 
     mcat, mrk2j, mjansson = med(cat, 1000), med(rk2j, 1000), med(jansson, 1000)

@@ -83,9 +83,9 @@ fi
 
 jq -n --arg date "$(date -u +%Y-%m-%d)" --arg machine "$(nproc) cores, $(awk '/MemTotal/ { printf "%d GiB", $2 / 1048576 }' /proc/meminfo)" \
 	--arg accel "$(tail -1 "$PKV_CACHE/accel" 2>/dev/null)" --arg command "./pkv bench${1:+ $mode}" \
-	--argjson reps "$reps" --argjson burst "$burst" \
+	--argjson reps "$reps" --argjson burst "$burst" --argjson cpus "${PKV_GUEST_CPUS:-2}" \
 	'{date: $date, machine: $machine, accel: $accel, command: $command, runs: $reps,
-	  burst_per_cpu: $burst}' >"$data/meta.json"
+	  burst_per_cpu: $burst, guest_cpus: $cpus}' >"$data/meta.json"
 python3 "$PKV_TOP/tests/bench/bench.py" "$data" "$work/PERFORMANCE.md" || pkv_die "bench: tests/bench/bench.py failed"
 if [ "$mode" = --smoke ]; then
 	cat "$work/PERFORMANCE.md"

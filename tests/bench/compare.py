@@ -94,6 +94,10 @@ def log2012(rec):
     return (n + LOG2012_ALIGN - 1) // LOG2012_ALIGN * LOG2012_ALIGN
 
 
+def has_fields(rec):
+    return any(x.startswith('PRINTK_KV=') for x in rec['dict'])
+
+
 def unhash(text):
     """The text with hashed pointers (%p: 16 hex digits on 64-bit, random
     per boot) as "(ptr)"."""
@@ -192,6 +196,10 @@ def load_sizes(path):
     if not isinstance(s, dict) or not isinstance(s.get('config'), dict) \
             or not isinstance(s.get('objects'), list) or not s['objects']:
         raise DataError('%s: no config and objects' % path)
+    for key in ('CONFIG_CC_VERSION_TEXT', 'CONFIG_CC_OPTIMIZE_FOR_SIZE', 'CONFIG_DYNAMIC_DEBUG',
+                'CONFIG_FRAME_WARN', 'CONFIG_JUMP_LABEL', 'CONFIG_PRINTK_INDEX'):
+        if not s['config'].get(key):
+            raise DataError('%s: config has no %s' % (path, key))
     for o in s['objects']:
         for side in ('pristine', 'series'):
             for k in SIZE_KEYS:
@@ -211,7 +219,7 @@ def image_cost(sizes):
            'the section headers (tests/bench/sizes.py). *text* counts `.text*`, `.init.text`',
            'and `.exit.text`; *rodata* every `.rodata*`; *allocated* every section the',
            'object puts in the image (what a module costs once loaded, or a built-in object',
-           'adds to vmlinux). `__dyndbg` holds a descriptor per `pr_debug()` site,',
+           'adds to vmlinux; `.bss` and the init sections freed after boot included). `__dyndbg` holds a descriptor per `pr_debug()` site,',
            '`__jump_table` a static-key entry per site, `.printk_index` an entry per',
            'printk call site. In this configuration CONFIG_DYNAMIC_DEBUG=%s,'
            % cfg.get('CONFIG_DYNAMIC_DEBUG'),
@@ -352,7 +360,7 @@ def stack_growth(stack, opt, frame_warn):
         out += ['### l2tp\'s receive paths (softirq)', '',
                 'Each function calls the next, down to l2tp_eth\'s `recv_skb`. *path* adds up',
                 'the frames of the functions the build has (one inlined into its caller has',
-                'its frame in the caller\'s).', '']
+                'its frame in the caller\'s; `-/-`: inlined in both builds).', '']
         t = Table('l2tp rx', ['path', 'compiler', 'functions'] + ['before', 'after', 'growth'])
         for name, chain in L2TP_RX_PATHS:
             for cc in ('gcc', 'clang'):
@@ -388,6 +396,15 @@ def load_trust(path, enc):
                      ('journal_fields', r.get('journal_fields'))):
             if not isinstance(v, int) or isinstance(v, bool) or v < 0:
                 raise DataError('%s: %s: %s is not a count' % (path, r['path'], k))
+        if r['journal_entries'] < 1:
+            raise DataError('%s: %s: journald has no entry for it' % (path, r['path']))
+        if r['path'].startswith('control'):
+            n = rec['dict_lines'] + rec['kmsg2json_fields'] + r['journal_fields']
+            if (n == 0) != (enc == 'off'):
+                raise DataError('%s: the control record has %d fields under %s: the check '
+                                'would not see a forgery' % (path, n, enc))
+    if sum(r['path'].startswith('control') for r in rows) != 1:
+        raise DataError('%s: not one control row' % path)
     return rows
 
 
@@ -437,8 +454,13 @@ def load_consumers(path, enc):
         raise DataError('%s: consumers %s, want %s' % (path, names, list(CONSUMERS)))
     for x in c['consumers']:
         if not isinstance(x.get('text'), str) or not isinstance(x.get('fields'), int) \
-                or isinstance(x.get('fields'), bool):
-            raise DataError('%s: %s: no text or field count' % (path, x['consumer']))
+                or isinstance(x.get('fields'), bool) or not isinstance(x.get('works'), bool):
+            raise DataError('%s: %s: no text, field count or works' % (path, x['consumer']))
+    # One record: every consumer that showed it shows the same message.
+    texts = {x['text'] for x in c['consumers'] if x['works']}
+    if len(texts) > 1:
+        raise DataError('%s: the consumers show different records under %s: %s'
+                        % (path, enc, sorted(texts)))
     return c
 
 
@@ -485,30 +507,37 @@ def cover_text(meta, summary, ring, sizes, stack, trust, cons, frame_warn):
         return '/'.join('%.2f' % d[w] for w in WIDTHS)
     a = summary['all']
     out = wrap('Measured by ./pkv compare on %s (%s, QEMU under %s), one boot per '
-               'printk.kv= encoding with the same workload; every ratio is against a peer '
-               'measured in the same boot (docs/PROPOSALS.md has the tables and the raw data):'
+               'printk.kv= encoding with the same workload; the tables are in docs/PROPOSALS.md '
+               'of the printk-kv repository, the raw data beside them in docs/data/compare/:'
                % (meta['date'], meta['machine'], meta['accel']))
     out.append('')
     items = [
-        'Ring buffer: the converted drivers\' %d records take a mean data block of %.1f bytes '
-        'under off, %.1f under dict (%.2fx) and %.1f under text (%.2fx), beside the %d-byte '
-        'descriptor every record has under any encoding; the 2012 printk_emit() layout would '
-        'take %.1f for dict\'s records (on paper). Against a plain printk() with the same values '
-        'in its text, the selftest\'s %s-field records take %sx under dict and %sx under text: '
-        'the difference is the file\'s static fields the plain record does not carry.'
-        % (a['off'][0], a['off'][1], a['dict'][1], a['dict'][2], a['text'][1], a['text'][2],
-           ring.desc_bytes, a['dict'][3], w3, by_width(summary['bench']['dict']),
-           by_width(summary['bench']['text'])),
-        'Time: %s u32 fields against the same plain printk(), medians of %d runs of %d '
-        'records: %sx under dict, %sx under text, %sx under off (the call path alone). '
-        'Emulated (TCG) and noisy; the spread is in the document.'
+        'Ring buffer: the driver scenarios\' %d kernel records (%d of them with fields) take a '
+        'mean data block of %.1f bytes under off, %.1f under dict (%.2fx, against off\'s boot) '
+        'and %.1f under text (%.2fx), beside the %d-byte descriptor every record has under any '
+        'encoding; the 2012 printk_emit() layout would take %.1f for dict\'s records (on '
+        'paper). Against a plain printk() with the same values in its text, in the same boot, '
+        'the selftest\'s %s-field records take %sx under dict and %sx under text; %d bytes of '
+        'the difference are the file\'s static fields (%s), which the plain record does not '
+        'carry.'
+        % (a['off'][0], summary['with_fields'], a['off'][1], a['dict'][1], a['dict'][2],
+           a['text'][1], a['text'][2], ring.desc_bytes, a['dict'][3], w3,
+           by_width(summary['bench']['dict']), by_width(summary['bench']['text']),
+           len(summary['static']), summary['static']),
+        'Time: %s u32 fields against the same plain printk() in the same boot, medians of %d '
+        'runs of %d records: %sx under dict, %sx under text, %sx under off (where the '
+        'structured call stores no field). QEMU under %s, noisy; the spread is in the '
+        'document.'
         % (w3, meta['bench_runs'], meta['bench_records'], by_width(summary['ns']['dict']),
-           by_width(summary['ns']['text']), by_width(summary['ns']['off'])),
-        'dmesg under dict: of the drivers\' %d records under off, %d read byte for byte the '
-        'same, %d but for hashed pointers (%s); the document lists the others.'
+           by_width(summary['ns']['text']), by_width(summary['ns']['off']), meta['accel']),
+        'dmesg under dict: of the driver scenarios\' %d records under off, %d read byte for '
+        'byte the same, %d but for hashed pointers (%s); of the %d records with fields under '
+        'dict, %d read the same as under off but for hashed pointers. The document lists the '
+        'others.'
         % (sum(p[1] for p in summary['person']), sum(p[2] for p in summary['person']),
            sum(p[3] for p in summary['person']),
-           ', '.join('%s %d/%d' % (p[0], p[3], p[1]) for p in summary['person'])),
+           ', '.join('%s %d/%d' % (p[0], p[3], p[1]) for p in summary['person']),
+           sum(p[4] for p in summary['person']), sum(p[5] for p in summary['person'])),
     ]
     subs = []
     for o in sizes['objects']:
@@ -595,10 +624,13 @@ def main():
             runs[enc] = load(os.path.join(d, enc + '-runs.json'))
             for w in WIDTHS:
                 b = [x for x in runs[enc]['bench'] if x['fields'] == w]
-                if len(b) < 5:
-                    raise DataError('%s: fewer than 5 bench runs of %d fields' % (enc, w))
+                if len(b) != meta['bench_runs']:
+                    raise DataError('%s: %d bench runs of %d fields, meta.json says %d'
+                                    % (enc, len(b), w, meta['bench_runs']))
                 if not all(isinstance(x[k], int) and x[k] > 0 for x in b for k in ('plain_ns', 'kv_ns')):
                     raise DataError('%s: a bench run of %d fields without positive ns' % (enc, w))
+            if any(x.get('fields') not in WIDTHS for x in runs[enc]['bench']):
+                raise DataError('%s: a bench run of another width than %s' % (enc, WIDTHS))
         sizes = load_sizes(os.path.join(d, 'sizes.json'))
         stack = load_stack(os.path.join(d, 'stack.json'))
         trust = {enc: load_trust(os.path.join(d, enc + '-trust.json'), enc) for enc in ENCODINGS}
@@ -625,8 +657,10 @@ def main():
         '',
         'The encodings (docs/FORMAT.md): `text` keeps the fields in a block in the record',
         'text; `dict` keeps them after the text in the same data block, out of the text;',
-        '`off` keeps none, and is the baseline. The peer of every ratio is a record with the',
-        'same information in its text, measured in the same boot.',
+        '`off` keeps none, and is the baseline. The bench\'s ratios (bytes and ns of the',
+        'selftest\'s records) are against a plain record with the same values in its text,',
+        'measured in the same boot; the driver scenarios\' ratios are against the same',
+        'records under `off`, in another boot with the same workload.',
         '',
         '## Ring buffer: bytes per record',
         '',
@@ -677,6 +711,7 @@ def main():
         fail('dict: the 1-field bench record has no PRINTK_KV line')
     static = ' '.join(f for f in kv_line[len('PRINTK_KV='):].split(' ')
                       if f.split('=')[0] not in 'abcdefgh')
+    summary['static'] = static
     if missed_bytes:
         out += ['Where the bytes target is missed: %s.'
                 % '; '.join('`%s`, %d-field record: %.2f against %.2f, %d bytes more'
@@ -707,10 +742,12 @@ def main():
             ratio = mean / float(statistics.mean(r['block'] for r in off))
             target = TARGET_BYTES.get(enc)
             verdict = ('%.2f: %s' % (target, judge(ratio, target))) if target else 'baseline'
-            fields = sum(1 for r in rs if any(x.startswith('PRINTK_KV=') for x in r['dict']))
+            fields = sum(1 for r in rs if has_fields(r))
             if s == 'all':
                 summary['all'][enc] = (len(rs), mean, ratio,
                                        float(statistics.mean(log2012(r) for r in rs)))
+                if enc == 'dict':
+                    summary['with_fields'] = fields
             t.row('**all**' if s == 'all' else s, enc, len(rs), fields, mean, ratio, verdict,
                   ring.fit(mean),
                   float(statistics.mean(log2012(r) for r in rs)) if enc == 'dict' else '-')
@@ -766,15 +803,15 @@ def main():
             by_enc.setdefault(e, []).append((w, extra))
         for e, xs in sorted(by_enc.items()):
             diffs = {w: bench_extra for w, bench_extra in xs}
-            off_extra = {w: statistics.median([x['kv_ns'] for x in runs['off']['bench'] if x['fields'] == w])
-                         - statistics.median([x['plain_ns'] for x in runs['off']['bench'] if x['fields'] == w])
-                         for w in WIDTHS}
             out += ['Under `%s` the structured record costs %s ns more than the plain one.'
-                    % (e, ', '.join('%.0f (%d-field)' % (diffs[w], w) for w in sorted(diffs))),
-                    'Under `off`, where the same call formats its items and stores no field, it costs'
-                    ' %s ns more: that part is the call path, the rest is the fields stored.'
-                    % ', '.join('%.0f (%d-field)' % (off_extra[w], w) for w in WIDTHS)]
-        out.append('')
+                    % (e, ', '.join('%.0f (%d-field)' % (diffs[w], w) for w in sorted(diffs)))]
+        off_extra = {w: statistics.median([x['kv_ns'] for x in runs['off']['bench'] if x['fields'] == w])
+                     - statistics.median([x['plain_ns'] for x in runs['off']['bench'] if x['fields'] == w])
+                     for w in WIDTHS}
+        out += ['Under `off`, where the same call formats its items and stores no field, it costs'
+                ' %s ns more than its plain peer, in another boot: roughly the call path\'s share,'
+                ' as far as boots compare.' % ', '.join('%.0f (%d-field)' % (off_extra[w], w) for w in WIDTHS),
+                '']
 
     # What a person reads.
     out += ['## What a person reads', '',
@@ -797,8 +834,15 @@ def main():
         def same(a, b):
             return sum(m.size for m in difflib.SequenceMatcher(None, a, b, autojunk=False)
                        .get_matching_blocks())
+        # Of dict's records with fields, those whose line (pointers
+        # unhashed) is one off printed: paired in order by difflib.
+        kv_idx = {i for i, r in enumerate(recs['dict'][s]) if has_fields(r)}
+        kv_same = sum(k for tag, a1, a2, b1, b2 in difflib.SequenceMatcher(
+            None, [unhash(x) for x in off], [unhash(x) for x in dic], autojunk=False).get_opcodes()
+            if tag == 'equal' for k in [sum(1 for j in range(b1, b2) if j in kv_idx)])
         summary['person'].append((s, len(off), same(off, dic),
-                                  same([unhash(x) for x in off], [unhash(x) for x in dic])))
+                                  same([unhash(x) for x in off], [unhash(x) for x in dic]),
+                                  len(kv_idx), kv_same))
         t.row(s, len(off), same(off, dic), same([unhash(x) for x in off], [unhash(x) for x in dic]),
               same(off, txt), same(off, txt_h),
               float(statistics.mean(len(unescape(x)) for x in off)),
@@ -862,4 +906,7 @@ def main():
 
 
 if __name__ == '__main__':
-    main()
+    try:
+        main()
+    except DataError as e:
+        fail(str(e))

@@ -18,8 +18,9 @@ rm -rf "$tmp"
 mkdir -p "$tmp"
 out=$tmp/consumers.jsonl
 # consumer NAME HOW TEXT FIELDS: one line of $out.
+# A field count jq could not give is null, which compare.py refuses.
 consumer() {
-	jq -n -c --arg c "$1" --arg how "$2" --arg text "$3" --argjson fields "${4:-0}" \
+	jq -n -c --arg c "$1" --arg how "$2" --arg text "$3" --argjson fields "${4:-null}" \
 		'{consumer: $c, how: $how, text: $text, fields: $fields, works: ($text != "")}' >>"$out"
 }
 record=$(kmsg2json | jq -c --arg w "$want" 'select((.text | type) == "string" and (.text | contains($w)))' | tail -n 1)
@@ -62,6 +63,8 @@ consumer drgn "get_printk_records(): .text, .context" "$(jq -r '.sample.drgn // 
 	"$(jq --argjson no "$NOKEYS" '.sample.drgn_context // {} | [keys[] | select(. as $k | $no | index($k) | not)] | length' "$tmp/drgn.json" 2>/dev/null)"
 
 jq -s -c --argjson record "$record" '{record: $record, consumers: .}' "$out" >"$PKV_OUT/consumers.json"
-check_file "$PKV_OUT/consumers.json" "every consumer showed the record (seq $seq)" true \
-	'.[0].consumers | length == 6 and all(.works)'
+check_file "$PKV_OUT/consumers.json" "every consumer showed the record (seq $seq), with a field count" true \
+	'.[0].consumers | length == 6 and all(.works and (.fields | type) == "number")'
+check_file "$PKV_OUT/consumers.json" "every consumer showed the same message" true \
+	'[.[0].consumers[].text] | unique | length == 1'
 finish

@@ -3,6 +3,7 @@
 cell is a label or a number, and a table with an empty or non-numeric
 cell is refused, not written."""
 import math
+import re
 import sys
 
 
@@ -22,6 +23,9 @@ class Table:
         out = [label]
         for c in cells:
             if isinstance(c, str):
+                # A figure formatted before it got here must still be one.
+                if re.search(r'\b(nan|inf)\b', c, re.IGNORECASE):
+                    fail(self.prog, '%s: row %r: cell %r is not a number' % (self.name, label, c))
                 out.append(c)
                 continue
             if c is None or isinstance(c, bool) or not math.isfinite(c):
@@ -38,5 +42,7 @@ class Table:
     def lines(self):
         if not self.rows:
             fail(self.prog, '%s: no row' % self.name)
+        # A | inside a cell would end it.
         return (['| ' + ' | '.join(self.head) + ' |', '|' + ' --- |' * len(self.head)]
-                + ['| ' + ' | '.join(r) + ' |' for r in self.rows] + [''])
+                + ['| ' + ' | '.join(re.sub(r'(?<!\\)\|', r'\\|', c) for c in r) + ' |'
+                   for r in self.rows] + [''])

@@ -33,9 +33,18 @@ objects() {
 	done
 }
 
+# wait_all DEST: wait for the compiles in pids; any failure stops here.
+wait_all() {
+	local p
+	for p in "${pids[@]}"; do
+		wait "$p" || pkv_die "stack: a gcc -fstack-usage compile failed (see $1.log)"
+	done
+	pids=()
+}
+
 # gcc_su OUT DEST: DEST/OBJ.su for each object of the build OUT.
 gcc_su() {
-	local out=$1 dest=$2 o cmd n=0
+	local out=$1 dest=$2 o cmd n=0 pids=()
 	[ -n "$(objects "$out")" ] || pkv_die "stack: no object of $dirs in $out (tests/bench/sizes.sh builds the pristine ones)"
 	while read -r o; do
 		cmd=$(sed -n "1s|^cmd_$o := ||p" "$out/$(dirname "$o")/.$(basename "$o").cmd")
@@ -44,12 +53,21 @@ gcc_su() {
 		# the dependency file, into DEST.
 		cmd=${cmd%%; ./tools/objtool*}
 		cmd=$(sed "s| -Wp,-MMD,[^ ]*| |; s| -o $o | -fstack-usage -o $dest/$o |" <<<"$cmd")
+		# Never the build's own object: a command that did not take the
+		# new output, or that runs more than the compiler (genksyms, make's
+		# $$ and \# escapes), is refused.
+		case $cmd in
+		*" -fstack-usage -o $dest/$o "*) ;;
+		*) pkv_die "stack: $o: cannot redirect the compile command of its .cmd file" ;;
+		esac
+		case $cmd in *";"* | *'$$'* | *'\#'*) pkv_die "stack: $o: its compile command is more than one command" ;; esac
 		mkdir -p "$dest/$(dirname "$o")"
 		(cd "$out" && sh -c "$cmd") >>"$dest.log" 2>&1 &
+		pids+=($!)
 		n=$((n + 1))
-		[ $((n % PKV_JOBS)) -eq 0 ] && wait
+		[ $((n % PKV_JOBS)) -eq 0 ] && wait_all "$dest"
 	done < <(objects "$out")
-	wait
+	wait_all "$dest"
 	while read -r o; do
 		[ -s "$dest/${o%.o}.su" ] || pkv_die "stack: gcc gave no $dest/${o%.o}.su (see $dest.log)"
 	done < <(objects "$out")
@@ -68,6 +86,11 @@ clang_su() {
 	make -s -C "$src" O="$dest" CC=clang LOCALVERSION= KCFLAGS=-fstack-usage -j"$PKV_JOBS" \
 		$(for d in $dirs; do printf '%s/ ' "$d"; done) >>"$dest.log" 2>&1 ||
 		pkv_die "stack: the clang build of $dirs in $dest failed (see $dest.log)"
+	local o
+	while read -r o; do
+		[ "$dest/${o%.o}.su" -nt "$dest/$o" ] || [ ! "$dest/${o%.o}.su" -ot "$dest/$o" ] ||
+			pkv_die "stack: $dest/${o%.o}.su: missing or older than its object"
+	done < <(objects "$dest")
 }
 
 for tree in pristine series; do

@@ -1,6 +1,8 @@
 # SMP: a thread and a pinned timer (softirq) on every CPU at once, 25000
-# records each: at least 100k records, read live. Runs last in the shared
-# boot: journald's import of 100k records would slow every later scenario.
+# records each: at least 100k records, read live. Runs last of the guest
+# scenarios in the shared boot (only ./pkv compare's guest-compare.sh, which
+# stops journald, comes after): journald's import of 100k records would
+# slow every later scenario.
 . "$PKV_IN/lib/assert.sh"
 modprobe test_printk_kv
 run=/sys/kernel/debug/test_printk_kv/run

@@ -1,25 +1,26 @@
-#!/bin/sh
-# cover-letter.sh TOP: kernel-patches/0000-cover-letter.patch carries
-# kernel-patches/cover.txt and the measured cover-numbers.txt as they are
-# now (./pkv patches writes it from both): a cover letter whose figures are
-# older than the measurements fails here.
+#!/bin/bash
+# cover-letter.sh TOP: the body of kernel-patches/0000-cover-letter.patch is
+# kernel-patches/cover.txt (its first line is the subject), a blank line and
+# the measured kernel-patches/cover-numbers.txt, exactly as they are now
+# (./pkv patches writes it from both): a cover letter older than its text or
+# its figures fails here.
 set -u
 top=$1
-letter=$top/kernel-patches/0000-cover-letter.patch
-fail=0
-[ -s "$letter" ] || { echo "FAIL $letter: missing (./pkv patches)"; exit 1; }
-for f in cover.txt cover-numbers.txt; do
-	[ -s "$top/kernel-patches/$f" ] || { echo "FAIL kernel-patches/$f: missing"; fail=1; continue; }
-	# The subject line of cover.txt is the letter's Subject:, not its body.
-	skip=0
-	[ $f = cover.txt ] && skip=1
-	missing=$(tail -n +$((skip + 1)) "$top/kernel-patches/$f" | grep -v '^$' | grep -vxF -f "$letter" | head -n 3)
-	if [ -n "$missing" ]; then
-		echo "FAIL $letter lacks lines of kernel-patches/$f (run ./pkv patches), first:"
-		printf '%s\n' "$missing" | sed 's/^/     /'
-		fail=1
-	else
-		echo "ok   the cover letter carries kernel-patches/$f"
-	fi
+kp=$top/kernel-patches
+letter=$kp/0000-cover-letter.patch
+for f in "$letter" "$kp/cover.txt" "$kp/cover-numbers.txt"; do
+	[ -s "$f" ] || { echo "FAIL $f: missing (./pkv compare writes cover-numbers.txt, ./pkv patches the letter)"; exit 1; }
 done
-exit $fail
+# The body: after the headers' blank line, up to the shortlog ("Name (N):").
+got=$(awk 'body && /^[^ ].* \([0-9]+\):$/ { exit } body { print } /^$/ && !body { body = 1 }' "$letter")
+# As ./pkv patches joins them: the text, a blank line, the figures.
+want="$(tail -n +2 "$kp/cover.txt")"$'\n\n'"$(cat "$kp/cover-numbers.txt")"
+# Blank lines at either end do not count.
+trim() { sed -e '/./,$!d' | sed -e ':a' -e '/^\n*$/{$d;N;ba' -e '}'; }
+if [ "$(trim <<<"$got")" = "$(trim <<<"$want")" ]; then
+	echo "ok   the cover letter is kernel-patches/cover.txt and cover-numbers.txt"
+	exit 0
+fi
+echo "FAIL $letter differs from cover.txt + cover-numbers.txt (run ./pkv patches):"
+diff <(trim <<<"$want") <(trim <<<"$got") | head -n 20
+exit 1

@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # generated-doc.sh TOP GENERATOR[:OPTION] DATADIR DOC: TOP/DOC is what
 # TOP/GENERATOR (given OPTION first, if any) writes from TOP/DATADIR, byte
 # for byte: a measured document is generated from the raw data kept beside

@@ -51,7 +51,10 @@ def kmsg_records(start, until):
         elif out or start.match(r["text"]):
             out.append(r)
             if until and len(out) > 1 and until.match(r["text"]):
-                break
+                return out, overruns
+    if until and out:
+        sys.exit("ringbuf_records.py: no record after %r matches %r"
+                 % (start.pattern, until.pattern))
     return out, overruns
 
 
