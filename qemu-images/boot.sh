@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Boot the guest once under QEMU.
 #
-#   boot.sh run [--out DIR] [--timeout SECS] [--append ARGS] [--kv ENCODING] SCRIPT...
+#   boot.sh run [--out DIR] [--timeout SECS] [--append ARGS] [--kv ENCODING]
+#               [--share DIR] SCRIPT...
 #       run each script as root in the guest, in order; show its stdout,
 #       stderr and exit status; files written under $PKV_OUT come back to
-#       DIR/<script>/; exit non-zero if a script failed or the guest did not
+#       DIR/<script>/; --share: a copy of DIR is $PKV_IN/share in the guest
+#       (read-only); exit non-zero if a script failed or the guest did not
 #       finish in time
 #   boot.sh shell [--append ARGS] [--kv ENCODING]
 #       an interactive root shell on the serial console
@@ -91,10 +93,11 @@ host_load_report() {
 }
 
 boot_run() {
-	local out="" timeout=${PKV_BOOT_TIMEOUT:-600} append=$PKV_APPEND_DEFAULT kv="" scripts=()
+	local out="" timeout=${PKV_BOOT_TIMEOUT:-600} append=$PKV_APPEND_DEFAULT kv="" share="" scripts=()
 	while [ $# -gt 0 ]; do
 		case "$1" in
 		--out) out=$2; shift 2 ;;
+		--share) share=$2; shift 2 ;;
 		--timeout) timeout=$2; shift 2 ;;
 		--append) append=$2; shift 2 ;;
 		--kv) pkv_kv_check "${2:-}"; kv=" printk.kv=$2"; shift 2 ;;
@@ -113,6 +116,10 @@ boot_run() {
 	done
 	cp -r "$PKV_TOP/tests/guest/lib/." "$work/in/lib/" 2>/dev/null
 	[ -d "$PKV_TOP/tests/data" ] && cp -r "$PKV_TOP/tests/data" "$work/in/data"
+	if [ -n "$share" ]; then
+		[ -d "$share" ] || pkv_die "run: --share $share: not a directory"
+		cp -r "$share" "$work/in/share" || pkv_die "run: copying $share into the guest's share failed"
+	fi
 	echo $((timeout - 30 > 30 ? timeout - 30 : 30)) >"$work/in/script-timeout"
 	write_env "$work/in"
 	qemu_cmd "$work/in" "$work/out" run "$append$kv"

@@ -160,6 +160,19 @@ kernel_pristine() {
 	touch "$PRISTINE_OUT/.pkv-prepared"
 }
 
+# module_code_only PATH...: every path (relative to the tree) is a .c file
+# whose object belongs to a module (kbuild lists a module's objects in its
+# .mod file), so that vmlinux and bzImage cannot change.
+module_code_only() {
+	local f o
+	for f in "$@"; do
+		case "$f" in *.c) ;; *) return 1 ;; esac
+		[ -f "$SRC_DIR/$f" ] || return 1
+		o=${f%.c}.o
+		cat "$OUT_DIR/$(dirname "$f")"/*.mod 2>/dev/null | grep -qxF "$o" || return 1
+	done
+}
+
 kernel_build() {
 	kernel_config
 	local log=$PKV_CACHE/kbuild.log
@@ -168,19 +181,47 @@ kernel_build() {
 	host=series-$(git_k rev-parse --short=12 HEAD)
 	KMAKE=(make -C "$SRC_DIR" O="$OUT_DIR" LOCALVERSION= KBUILD_BUILD_USER=pkv
 		KBUILD_BUILD_HOST="$host")
-	pkv_say "make -j$PKV_JOBS bzImage modules (log: $log)"
-	if ! "${KMAKE[@]}" -j"$PKV_JOBS" bzImage modules >"$log" 2>&1; then
+	# A build that found nothing to do still walks the whole tree (about
+	# 15 s here): skip make when no file of the tree is newer than the last
+	# successful build, for the same branch head and .config; when only
+	# module code changed, build the modules alone.
+	local stamp=$OUT_DIR/.pkv-built want changed=() targets=(bzImage modules)
+	want="$host $(pkv_hash "$OUT_DIR/.config")"
+	if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] &&
+		[ -f "$OUT_DIR/arch/x86/boot/bzImage" ] && [ -d "$MOD_DIR/lib/modules" ]; then
+		mapfile -t changed < <(cd "$SRC_DIR" && find . \( -path ./.git -o -name '.pkv-*' 			-o -name '.checkpatch-camelcase.*' \) -prune -o -newer "$stamp" -print | sed 's|^\./||')
+		if [ ${#changed[@]} -eq 0 ]; then
+			pkv_say "kernel: up to date (no file in $SRC_DIR is newer than the last build)"
+			return 0
+		fi
+		if module_code_only "${changed[@]}"; then
+			targets=(modules)
+			pkv_say "kernel: only module code changed (${changed[*]:0:3}${changed[3]:+ ...}): make modules"
+		fi
+	fi
+	# Stamped before make starts: a file saved during the build is newer.
+	echo "$want" >"$stamp.new"
+	pkv_say "make -j$PKV_JOBS ${targets[*]} (log: $log)"
+	if ! "${KMAKE[@]}" -j"$PKV_JOBS" "${targets[@]}" >"$log" 2>&1; then
 		grep -E 'error|Error' "$log" | head -30 >&2
-		rm -f "$OUT_DIR/.pkv-release"
+		rm -f "$OUT_DIR/.pkv-release" "$stamp" "$stamp.new"
 		pkv_die "kernel build failed (full log: $log)"
 	fi
-	grep -E '^  (CC|LD|AR)' "$log" | wc -l | xargs printf 'pkv: %s objects rebuilt\n' >&2
-	rm -rf "$MOD_DIR.new"
-	"${KMAKE[@]}" -s INSTALL_MOD_PATH="$MOD_DIR.new" modules_install >>"$log" 2>&1 || pkv_die "modules_install failed (log: $log)"
-	mkdir -p "$MOD_DIR.new/lib/modules"
-	rm -rf "$MOD_DIR" && mv "$MOD_DIR.new" "$MOD_DIR"
+	local n
+	n=$(grep -cE '^  (CC|LD|AR)' "$log")
+	pkv_say "$n objects rebuilt"
+	if [ "$n" -gt 0 ] || [ ! -d "$MOD_DIR/lib/modules" ] || [ ! -f "$OUT_DIR/.pkv-build-id" ]; then
+		rm -rf "$MOD_DIR.new"
+		"${KMAKE[@]}" -s INSTALL_MOD_PATH="$MOD_DIR.new" modules_install >>"$log" 2>&1 || pkv_die "modules_install failed (log: $log)"
+		mkdir -p "$MOD_DIR.new/lib/modules"
+		rm -rf "$MOD_DIR" && mv "$MOD_DIR.new" "$MOD_DIR"
+		# What builds against this kernel (qemu-images/oot-module.sh,
+		# try.sh) rebuilds when this changes.
+		date +%s.%N >"$OUT_DIR/.pkv-build-id"
+	fi
 	"${KMAKE[@]}" -s kernelrelease >"$OUT_DIR/.pkv-release"
 	echo "$host" >"$OUT_DIR/.pkv-build-host"
+	mv "$stamp.new" "$stamp"
 }
 
 kernel_vars() {

@@ -5,7 +5,8 @@
 #   rootfs.sh image     base + our modules + the reader + the runner -> rootfs.img
 #
 # The base is rebuilt only when the package list changes; the image only when the
-# modules, the reader binaries or the guest/ files change.
+# modules, the reader binaries or the guest/ files change, and then in place
+# (debugfs writes the files that changed) when nothing but files changed.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -45,17 +46,69 @@ reader_files() {
 	done
 }
 
+# image_files: "SHA256  /DEST<TAB>SOURCE" for every file the image holds
+# beyond the base (sorted by DEST), the manifest of an in-place update.
+image_files() {
+	local f
+	{
+		(cd "$MOD_DIR" && find lib/modules -type f) | while read -r f; do
+			printf '/%s\t%s\n' "$f" "$MOD_DIR/$f"
+		done
+		for f in $(reader_files); do printf '/usr/local/bin/%s\t%s\n' "${f##*/}" "$f"; done
+		printf '/usr/local/sbin/pkv-runner\t%s\n' "$GUEST_DIR/pkv-runner"
+		for f in pkv-runner.service pkv-shell.service; do
+			printf '/etc/systemd/system/%s\t%s\n' "$f" "$GUEST_DIR/$f"
+		done
+	} | sort >"$PKV_CACHE/rootfs-files"
+	paste -d '\t' <(cut -f2 "$PKV_CACHE/rootfs-files" | xargs -d '\n' sha256sum | cut -c1-64) \
+		"$PKV_CACHE/rootfs-files" | sed 's/\t/  /'
+	rm -f "$PKV_CACHE/rootfs-files"
+}
+
+# image_update_in_place OLD-MANIFEST NEW-MANIFEST: write the files whose
+# content changed into the image with debugfs; fails (and the caller builds
+# the image anew) when a file is new or gone, which may need a directory.
+image_update_in_place() {
+	local old=$1 new=$2 cmds=$PKV_CACHE/rootfs-update.debugfs
+	[ -f "$IMAGE" ] && [ -s "$old" ] || return 1
+	cmp -s <(sed 's/^[0-9a-f]*  //; s/\t.*//' "$old") <(sed 's/^[0-9a-f]*  //; s/\t.*//' "$new") ||
+		return 1
+	local files mode
+	join -t $'\t' <(sed 's/\t.*//' "$old" | awk '{ print $2 "\t" $1 }') \
+		<(awk -F'\t' '{ split($1, a, "  "); print a[2] "\t" a[1] "\t" $2 }' "$new") |
+		awk -F'\t' '$2 != $3 { print $1 "\t" $4 }' >"$cmds.list"
+	[ -s "$cmds.list" ] || return 1
+	: >"$cmds"
+	while IFS=$'\t' read -r dest f; do
+		printf 'rm %s\nwrite %s %s\n' "$dest" "$f" "$dest" >>"$cmds"
+	done <"$cmds.list"
+	files=$(wc -l <"$cmds.list")
+	debugfs -w -f "$cmds" "$IMAGE" >"$cmds.log" 2>&1 || return 1
+	# debugfs exits 0 on a failed command: its errors are the lines that
+	# are neither the echoed commands nor its banner and inode notes.
+	if grep -v '^debugfs\( [0-9.]* (\|: \)\|^Allocated inode: \|^$' "$cmds.log" | grep -q .; then
+		pkv_say "warning: in-place update of $IMAGE failed, building it anew:"
+		sed 's/^/  /' "$cmds.log" >&2
+		return 1
+	fi
+	pkv_say "guest image: $files file(s) updated in place"
+	rm -f "$cmds" "$cmds.list" "$cmds.log"
+}
+
 rootfs_image() {
 	rootfs_base
 	[ -d "$MOD_DIR/lib/modules" ] || pkv_die "$MOD_DIR: no modules; build the kernel first (qemu-images/kernel.sh)"
-	local key
-	key=$( {
-		cat "$BASE_DIR/.pkv-base"
-		(cd "$MOD_DIR" && find . -type f -print0 | sort -z | xargs -0 sha256sum)
-		(cd "$GUEST_DIR" && find . -type f -print0 | sort -z | xargs -0 sha256sum)
-		reader_files | xargs -r sha256sum
-	} | sha256sum | cut -c1-16)
-	[ -f "$IMAGE" ] && [ "$(cat "$IMAGE.key" 2>/dev/null)" = "$key" ] && return 0
+	local key manifest=$PKV_CACHE/rootfs-manifest.new
+	image_files >"$manifest"
+	key=$( { cat "$BASE_DIR/.pkv-base"; sed 's/\t.*//' "$manifest"; } | sha256sum | cut -c1-16)
+	[ -f "$IMAGE" ] && [ "$(cat "$IMAGE.key" 2>/dev/null)" = "$key" ] && { rm -f "$manifest"; return 0; }
+	if [ "$(sed -n 1p "$IMAGE.key" 2>/dev/null)" != "" ] &&
+		[ "$(cat "$IMAGE.base" 2>/dev/null)" = "$(cat "$BASE_DIR/.pkv-base")" ] &&
+		image_update_in_place "$IMAGE.manifest" "$manifest"; then
+		mv "$manifest" "$IMAGE.manifest"
+		echo "$key" >"$IMAGE.key"
+		return 0
+	fi
 	local stage=$PKV_CACHE/rootfs-stage
 	rm -rf "$stage"
 	# Hard links: the base is never modified, the stage only gets new files.
@@ -83,15 +136,15 @@ rootfs_image() {
 	done
 	echo pkv-guest >"$stage/etc/hostname"
 	mkdir -p "$stage/pkv/in" "$stage/pkv/out"
-	local depmod_rel
-	for depmod_rel in "$stage"/lib/modules/*; do
-		[ -d "$depmod_rel" ] && depmod -b "$stage" "$(basename "$depmod_rel")"
-	done
+	# The module index comes from $MOD_DIR (qemu-images/oot-module.sh runs
+	# depmod there), so that an in-place update writes it like any file.
 	rm -f "$IMAGE.tmp"
 	mke2fs -q -t ext4 -E root_owner=0:0 -L pkvroot -d "$stage" -F "$IMAGE.tmp" 1200M >/dev/null ||
 		pkv_die "mke2fs -d $stage failed"
 	mv "$IMAGE.tmp" "$IMAGE"
 	echo "$key" >"$IMAGE.key"
+	cat "$BASE_DIR/.pkv-base" >"$IMAGE.base"
+	mv "$manifest" "$IMAGE.manifest"
 	rm -rf "$stage"
 }
 
