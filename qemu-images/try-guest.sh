@@ -84,7 +84,7 @@ for _ in $(seq 40); do
 	jq -e -s 'any(.MESSAGE == "pkv-try end")' /tmp/journal.json >/dev/null && break
 	sleep 0.25
 done
-jq -c -s '(map(.MESSAGE) | index("pkv-try begin")) as $b | (map(.MESSAGE) | index("pkv-try end")) as $e
+jq -c -S -s '(map(.MESSAGE) | index("pkv-try begin")) as $b | (map(.MESSAGE) | index("pkv-try end")) as $e
 	| if $b == null or $e == null then "pkv try: the journal does not have both markers"
 	  else .[$b + 1:$e][] | select((.SYSLOG_FACILITY // "0") == "0")
 	    | {MESSAGE, PRIORITY} + with_entries(select(.key | startswith("_KERNEL_"))) end' \

@@ -96,7 +96,7 @@ brc=$?
 # The compiler names the copy; the developer knows their own path.
 sed "s|$work/src/|$shown|g" "$log" >"$log.shown"
 if [ $brc -ne 0 ]; then
-	grep -v '^make\(\[[0-9]*\]\)\?: \(Entering\|Leaving\)' "$log.shown" >&2
+	grep -v '^make\(\[[0-9]*\]\)\?: \(Entering\|Leaving\|\*\*\*\)' "$log.shown" >&2
 	pkv_die "try: building $target failed (make exit $brc; the compiler's messages above)"
 fi
 [ -s "$log.shown" ] && { pkv_say "try: the build's messages:"; sed 's/^/  /' "$log.shown" >&2; }
