@@ -8,8 +8,10 @@
 #       DIR/<script>/; --share: a copy of DIR is $PKV_IN/share in the guest
 #       (read-only); exit non-zero if a script failed or the guest did not
 #       finish in time
-#   boot.sh shell [--append ARGS] [--kv ENCODING]
-#       an interactive root shell on the serial console
+#   boot.sh shell [--append ARGS] [--kv ENCODING] [--share DIR]
+#       an interactive root shell on the serial console, the terminal's size
+#       and TERM passed on; DIR (default $PKV_CACHE/shell) is /pkv/share in
+#       the guest, read-write: files in and out
 #
 # --kv text|dict|off adds printk.kv=ENCODING to the command line: where
 # printk_kv records keep their fields (docs/FORMAT.md, Encodings).
@@ -213,21 +215,38 @@ keep_log() {
 }
 
 boot_shell() {
-	local append=$PKV_APPEND_DEFAULT kv=""
+	local append=$PKV_APPEND_DEFAULT kv="" share=$PKV_CACHE/shell
 	while [ $# -gt 0 ]; do
 		case "$1" in
 		--append) append=$2; shift 2 ;;
 		--kv) pkv_kv_check "${2:-}"; kv=" printk.kv=$2"; shift 2 ;;
+		--share) share=${2:-}; shift 2 ;;
 		*) pkv_die "shell: unknown argument $1" ;;
 		esac
 	done
-	local work
+	mkdir -p "$share" 2>/dev/null
+	[ -d "$share" ] && [ -w "$share" ] || pkv_die "shell: --share $share: not a writable directory"
+	share=$(cd "$share" && pwd)
+	local work rows=24 cols=80 size
 	work=$(mktemp -d "${TMPDIR:-/tmp}/pkv-shell.XXXXXX")
-	mkdir -p "$work/in/lib" "$work/out"
+	mkdir -p "$work/in/lib"
 	cp -r "$PKV_TOP/tests/guest/lib/." "$work/in/lib/" 2>/dev/null
 	write_env "$work/in"
-	qemu_cmd "$work/in" "$work/out" shell "$append$kv"
-	pkv_say "root shell on the guest's serial console; 'exit' shuts the guest down (Ctrl-A X kills QEMU)"
+	# A serial console has no size of its own: the guest's tty gets the host
+	# terminal's, and the host's TERM where the guest knows it.
+	size=$(stty size </dev/tty 2>/dev/null) && read -r rows cols <<<"$size"
+	cat >"$work/in/shellrc" <<-EOF
+		[ -f /etc/profile ] && . /etc/profile
+		[ -f ~/.bashrc ] && . ~/.bashrc
+		stty rows $rows cols $cols 2>/dev/null
+		export TERM=vt220
+		infocmp ${TERM:-dumb} >/dev/null 2>&1 && TERM=${TERM:-dumb}
+		cd /root
+		echo "pkv: /pkv/share is $share on the host (read-write); 'exit' shuts the guest down"
+		echo "pkv: after resizing the host's window: stty rows R cols C (the host's: stty size)"
+	EOF
+	qemu_cmd "$work/in" "$share" shell "$append$kv"
+	pkv_say "root shell on the guest's serial console; $share is /pkv/share there; 'exit' shuts the guest down (Ctrl-A X kills QEMU)"
 	"${QEMU[@]}" -nographic
 	rm -rf "$work"
 }
