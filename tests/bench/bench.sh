@@ -68,17 +68,56 @@ if [ -s "$PKV_CACHE/fresh-test-phases.tsv" ]; then
 	cp "$PKV_CACHE/fresh-test-phases.tsv" "$data/fresh-test-phases.tsv"
 fi
 
-# Developer loop: touch a converted file, rebuild, boot, one scenario.
+# Developer loop, PKV_BENCH_LOOP_REPS (3) runs of each, split by phase:
+#   edit: a converted driver file changed (a blank line on top of
+#     net/l2tp/l2tp_core.c: its objects change, as with a real edit), then
+#     the kernel step, the guest image, and the boot that runs its scenario,
+#     tests/guest/l2tp.sh, to its asserted result; the file is restored after
+#   try: ./pkv try tests/try/hello on an unchanged module (after one warm-up)
+now_s() { date +%s.%N; }
+since() { awk -v a="$1" -v b="$(now_s)" 'BEGIN { printf "%.2f", b - a }'; }
 if [ "$mode" = full ]; then
-	pkv_say "bench: developer loop (touch net/l2tp/l2tp_core.c, rebuild, boot, l2tp scenario)"
+	loop_reps=${PKV_BENCH_LOOP_REPS:-3}
 	eval "$(bash "$PKV_TOP/qemu-images/kernel.sh" vars)"
-	touch "$SRC_DIR/net/l2tp/l2tp_core.c"
-	t=$(now_ms)
-	bash "$PKV_TOP/qemu-images/kernel.sh" build >"$work/loop.log" 2>&1 &&
-		bash "$PKV_TOP/qemu-images/rootfs.sh" image >>"$work/loop.log" 2>&1 &&
+	f=net/l2tp/l2tp_core.c
+	git -C "$SRC_DIR" diff --quiet -- "$f" || pkv_die "bench: $SRC_DIR/$f has uncommitted changes; the loop edits and restores it"
+	: >"$work/loop-edit.jsonl"
+	for i in $(seq "$loop_reps"); do
+		pkv_say "bench: developer loop $i/$loop_reps (edit $f, build, image, boot tests/guest/l2tp.sh)"
+		sed -i '1s/^/\n/' "$SRC_DIR/$f"
+		t=$(now_s)
+		bash "$PKV_TOP/qemu-images/kernel.sh" build >"$work/loop.log" 2>&1 &&
+			bash "$PKV_TOP/qemu-images/oot-module.sh" >>"$work/loop.log" 2>&1
+		brc=$? build=$(since "$t")
+		t=$(now_s)
+		bash "$PKV_TOP/qemu-images/rootfs.sh" image >>"$work/loop.log" 2>&1
+		irc=$? image=$(since "$t")
+		t=$(now_s)
 		bash "$PKV_TOP/qemu-images/boot.sh" run "$PKV_TOP/tests/guest/l2tp.sh" >>"$work/loop.log" 2>&1
-	lrc=$?
-	printf '{"seconds": %d, "exit": %d}\n' $((($(now_ms) - t) / 1000)) "$lrc" >"$data/loop.json"
+		grc=$? guest=$(since "$t")
+		git -C "$SRC_DIR" checkout -q -- "$f"
+		[ $brc -eq 0 ] && [ $irc -eq 0 ] || { cat "$work/loop.log" >&2; pkv_die "bench: the loop's build failed"; }
+		printf '{"build_s": %s, "image_s": %s, "guest_s": %s, "exit": %d}\n' "$build" "$image" "$guest" "$grc" >>"$work/loop-edit.jsonl"
+	done
+	# Back to the tree as committed, outside the measurement.
+	bash "$PKV_TOP/qemu-images/kernel.sh" build >"$work/loop.log" 2>&1 &&
+		bash "$PKV_TOP/qemu-images/oot-module.sh" >>"$work/loop.log" 2>&1 &&
+		bash "$PKV_TOP/qemu-images/rootfs.sh" image >>"$work/loop.log" 2>&1 ||
+		{ cat "$work/loop.log" >&2; pkv_die "bench: rebuilding after the loop failed"; }
+	pkv_say "bench: ./pkv try tests/try/hello, unchanged ($loop_reps runs after a warm-up)"
+	"$PKV_TOP/pkv" try "$PKV_TOP/tests/try/hello" >"$work/try.log" 2>&1 ||
+		{ cat "$work/try.log" >&2; pkv_die "bench: ./pkv try tests/try/hello failed"; }
+	: >"$work/loop-try.jsonl"
+	for i in $(seq "$loop_reps"); do
+		t=$(now_s)
+		"$PKV_TOP/pkv" try "$PKV_TOP/tests/try/hello" >"$work/try.log" 2>&1
+		trc=$? total=$(since "$t")
+		tj=$(ls -t "$PKV_CACHE"/try/hello-*/timings.json | head -1)
+		jq -c --argjson total "$total" --argjson exit "$trc" '. + {total_s: $total, exit: $exit}' "$tj" >>"$work/loop-try.jsonl"
+	done
+	jq -n --slurpfile edit "$work/loop-edit.jsonl" --slurpfile try "$work/loop-try.jsonl" \
+		'{edit_file: "net/l2tp/l2tp_core.c", scenario: "tests/guest/l2tp.sh", try_module: "tests/try/hello",
+		  edit: $edit, try: $try}' >"$data/loop.json"
 fi
 
 jq -n --arg date "$(date -u +%Y-%m-%d)" --arg machine "$(nproc) cores, $(awk '/MemTotal/ { printf "%d GiB", $2 / 1048576 }' /proc/meminfo)" \
