@@ -227,22 +227,24 @@ boot_shell() {
 	mkdir -p "$share" 2>/dev/null
 	[ -d "$share" ] && [ -w "$share" ] || pkv_die "shell: --share $share: not a writable directory"
 	share=$(cd "$share" && pwd)
-	local work rows=24 cols=80 size
+	local work rows=24 cols=80 size term=${TERM:-dumb}
 	work=$(mktemp -d "${TMPDIR:-/tmp}/pkv-shell.XXXXXX")
 	mkdir -p "$work/in/lib"
 	cp -r "$PKV_TOP/tests/guest/lib/." "$work/in/lib/" 2>/dev/null
 	write_env "$work/in"
 	# A serial console has no size of its own: the guest's tty gets the host
 	# terminal's, and the host's TERM where the guest knows it.
-	size=$(stty size </dev/tty 2>/dev/null) && read -r rows cols <<<"$size"
+	size=$(stty size </dev/tty 2>/dev/null)
+	[[ $size =~ ^[1-9][0-9]*\ [1-9][0-9]*$ ]] && read -r rows cols <<<"$size"
+	[[ $term =~ ^[A-Za-z0-9._+-]+$ ]] || term=dumb
 	cat >"$work/in/shellrc" <<-EOF
 		[ -f /etc/profile ] && . /etc/profile
 		[ -f ~/.bashrc ] && . ~/.bashrc
 		stty rows $rows cols $cols 2>/dev/null
 		export TERM=vt220
-		infocmp ${TERM:-dumb} >/dev/null 2>&1 && TERM=${TERM:-dumb}
+		infocmp $term >/dev/null 2>&1 && TERM=$term
 		cd /root
-		echo "pkv: /pkv/share is $share on the host (read-write); 'exit' shuts the guest down"
+		echo pkv: /pkv/share is $(printf '%q' "$share") "on the host (read-write); 'exit' shuts the guest down"
 		echo "pkv: after resizing the host's window: stty rows R cols C (the host's: stty size)"
 	EOF
 	qemu_cmd "$work/in" "$share" shell "$append$kv"
