@@ -21,17 +21,21 @@ pkv_kv_check() {
 	esac
 }
 
+# Wall time: pkv_now is a stamp; pkv_since STAMP [DECIMALS] the seconds since
+# it (2 decimals unless told).
+pkv_now() { date +%s.%N; }
+pkv_since() { awk -v a="$1" -v b="$(pkv_now)" -v d="${2:-2}" 'BEGIN { printf "%.*f", d, b - a }'; }
+
 # Run a long step with a heading and record its wall time for the summary.
 pkv_step() {
-	local name=$1 t0 t1 rc
+	local name=$1 t0 rc
 	shift
 	pkv_say "[$name] ..."
-	t0=$(date +%s.%N)
+	t0=$(pkv_now)
 	"$@"
 	rc=$?
-	t1=$(date +%s.%N)
 	local dt
-	dt=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
+	dt=$(pkv_since "$t0" 1)
 	pkv_say "[$name] done in ${dt}s"
 	if [ -n "$PKV_TIMINGS" ]; then
 		printf '%s\t%s\t%s\n' "$name" "$dt" "$rc" >>"$PKV_TIMINGS"

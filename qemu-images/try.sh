@@ -91,10 +91,11 @@ kflags=()
 $pristine && kflags=(KCFLAGS="-I$PKV_TOP/include-prototype")
 pkv_say "try: building $target against $tree"
 log=$work/build.log
-t0=$(date +%s%N)
+t0=$(pkv_now)
 make -s -C "$ksrc" O="$kout" LOCALVERSION= M="$work/src" "${kflags[@]}" -j"$PKV_JOBS" modules >"$log" 2>&1
 brc=$?
-t1=$(date +%s%N)
+build_s=$(pkv_since "$t0")
+t1=$(pkv_now)
 # The compiler names the copy; the developer knows their own path.
 sed "s|$work/src/|$shown|g" "$log" >"$log.shown"
 if [ $brc -ne 0 ]; then
@@ -127,8 +128,7 @@ bash "$PKV_TOP/qemu-images/boot.sh" run --out "$out" --kv "$kv" --share "$share"
 	--timeout "${PKV_TRY_TIMEOUT:-240}" "$PKV_TOP/qemu-images/try-guest.sh" >"$work/boot.log" 2>&1
 rc=$?
 # Where the time went, for ./pkv bench's developer loop.
-printf '{"module_build_s": %s, "boot_s": %s}\n' "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", (b - a) / 1e9 }')" \
-	"$(awk -v a="$t1" -v b="$(date +%s%N)" 'BEGIN { printf "%.2f", (b - a) / 1e9 }')" >"$work/timings.json"
+printf '{"module_build_s": %s, "boot_s": %s}\n' "$build_s" "$(pkv_since "$t1")" >"$work/timings.json"
 if [ -f "$out/try-guest.sh.stdout" ]; then
 	cat "$out/try-guest.sh.stdout"
 	[ -s "$out/try-guest.sh.stderr" ] && sed 's/^/stderr: /' "$out/try-guest.sh.stderr"

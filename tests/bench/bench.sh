@@ -31,7 +31,6 @@ trap 'rm -rf "$work"' EXIT
 data=$work/data
 mkdir -p "$data"
 bin=$PKV_BUILD/userspace-reader
-now_ms() { echo $(($(date +%s%N) / 1000000)); }
 now_us() { echo $(($(date +%s%N) / 1000)); }
 
 # The jansson peer is not one of the guest's tools: build it here.
@@ -74,8 +73,6 @@ fi
 #     the kernel step, the guest image, and the boot that runs its scenario,
 #     tests/guest/l2tp.sh, to its asserted result; the file is restored after
 #   try: ./pkv try tests/try/hello on an unchanged module (after one warm-up)
-now_s() { date +%s.%N; }
-since() { awk -v a="$1" -v b="$(now_s)" 'BEGIN { printf "%.2f", b - a }'; }
 if [ "$mode" = full ]; then
 	loop_reps=${PKV_BENCH_LOOP_REPS:-3}
 	eval "$(bash "$PKV_TOP/qemu-images/kernel.sh" vars)"
@@ -85,16 +82,16 @@ if [ "$mode" = full ]; then
 	for i in $(seq "$loop_reps"); do
 		pkv_say "bench: developer loop $i/$loop_reps (edit $f, build, image, boot tests/guest/l2tp.sh)"
 		sed -i '1s/^/\n/' "$SRC_DIR/$f"
-		t=$(now_s)
+		t=$(pkv_now)
 		bash "$PKV_TOP/qemu-images/kernel.sh" build >"$work/loop.log" 2>&1 &&
 			bash "$PKV_TOP/qemu-images/oot-module.sh" >>"$work/loop.log" 2>&1
-		brc=$? build=$(since "$t")
-		t=$(now_s)
+		brc=$? build=$(pkv_since "$t")
+		t=$(pkv_now)
 		bash "$PKV_TOP/qemu-images/rootfs.sh" image >>"$work/loop.log" 2>&1
-		irc=$? image=$(since "$t")
-		t=$(now_s)
+		irc=$? image=$(pkv_since "$t")
+		t=$(pkv_now)
 		bash "$PKV_TOP/qemu-images/boot.sh" run "$PKV_TOP/tests/guest/l2tp.sh" >>"$work/loop.log" 2>&1
-		grc=$? guest=$(since "$t")
+		grc=$? guest=$(pkv_since "$t")
 		git -C "$SRC_DIR" checkout -q -- "$f"
 		[ $brc -eq 0 ] && [ $irc -eq 0 ] || { cat "$work/loop.log" >&2; pkv_die "bench: the loop's build failed"; }
 		printf '{"build_s": %s, "image_s": %s, "guest_s": %s, "exit": %d}\n' "$build" "$image" "$guest" "$grc" >>"$work/loop-edit.jsonl"
@@ -109,15 +106,15 @@ if [ "$mode" = full ]; then
 		{ cat "$work/try.log" >&2; pkv_die "bench: ./pkv try tests/try/hello failed"; }
 	: >"$work/loop-try.jsonl"
 	for i in $(seq "$loop_reps"); do
-		t=$(now_s)
+		t=$(pkv_now)
 		"$PKV_TOP/pkv" try "$PKV_TOP/tests/try/hello" >"$work/try.log" 2>&1
-		trc=$? total=$(since "$t")
+		trc=$? total=$(pkv_since "$t")
 		tj=$(ls -t "$PKV_CACHE"/try/hello-*/timings.json | head -1)
 		jq -c --argjson total "$total" --argjson exit "$trc" '. + {total_s: $total, exit: $exit}' "$tj" >>"$work/loop-try.jsonl"
 	done
-	jq -n --slurpfile edit "$work/loop-edit.jsonl" --slurpfile try "$work/loop-try.jsonl" \
-		'{edit_file: "net/l2tp/l2tp_core.c", scenario: "tests/guest/l2tp.sh", try_module: "tests/try/hello",
-		  edit: $edit, try: $try}' >"$data/loop.json"
+	jq -n --arg f "$f" --slurpfile edit "$work/loop-edit.jsonl" --slurpfile tries "$work/loop-try.jsonl" \
+		'{edit_file: $f, scenario: "tests/guest/l2tp.sh", try_module: "tests/try/hello",
+		  edit: $edit, "try": $tries}' >"$data/loop.json"
 fi
 
 jq -n --arg date "$(date -u +%Y-%m-%d)" --arg machine "$(nproc) cores, $(awk '/MemTotal/ { printf "%d GiB", $2 / 1048576 }' /proc/meminfo)" \
