@@ -189,7 +189,11 @@ kernel_build() {
 	want="$host $(pkv_hash "$OUT_DIR/.config")"
 	if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] &&
 		[ -f "$OUT_DIR/arch/x86/boot/bzImage" ] && [ -d "$MOD_DIR/lib/modules" ]; then
-		mapfile -t changed < <(cd "$SRC_DIR" && find . \( -path ./.git -o -name '.pkv-*' 			-o -name '.checkpatch-camelcase.*' \) -prune -o -newer "$stamp" -print | sed 's|^\./||')
+		# Not directories: saving a file by rename (sed -i, git checkout,
+		# most editors) makes its directory newer too.
+		mapfile -t changed < <(cd "$SRC_DIR" && find . \( -path ./.git -o -name '.pkv-*' \
+			-o -name '.checkpatch-camelcase.*' \) -prune -o ! -type d -newer "$stamp" -print |
+			sed 's|^\./||')
 		if [ ${#changed[@]} -eq 0 ]; then
 			pkv_say "kernel: up to date (no file in $SRC_DIR is newer than the last build)"
 			return 0
@@ -215,9 +219,14 @@ kernel_build() {
 		"${KMAKE[@]}" -s INSTALL_MOD_PATH="$MOD_DIR.new" modules_install >>"$log" 2>&1 || pkv_die "modules_install failed (log: $log)"
 		mkdir -p "$MOD_DIR.new/lib/modules"
 		rm -rf "$MOD_DIR" && mv "$MOD_DIR.new" "$MOD_DIR"
-		# What builds against this kernel (qemu-images/oot-module.sh,
-		# try.sh) rebuilds when this changes.
-		date +%s.%N >"$OUT_DIR/.pkv-build-id"
+		# What builds against this kernel (qemu-images/oot-module.sh)
+		# rebuilds when this changes: not when only module code was
+		# rebuilt and the symbols the modules export stayed the same.
+		if [ "${targets[*]}" != modules ] || [ ! -f "$OUT_DIR/.pkv-build-id" ] ||
+			! cmp -s "$OUT_DIR/Module.symvers" "$OUT_DIR/.pkv-symvers"; then
+			date +%s.%N >"$OUT_DIR/.pkv-build-id"
+		fi
+		cp "$OUT_DIR/Module.symvers" "$OUT_DIR/.pkv-symvers"
 	fi
 	"${KMAKE[@]}" -s kernelrelease >"$OUT_DIR/.pkv-release"
 	echo "$host" >"$OUT_DIR/.pkv-build-host"

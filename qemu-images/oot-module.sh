@@ -35,7 +35,7 @@ mkdir -p "$MOD_DIR/lib/modules/$rel/extra"
 install -C -m 0644 "$work/pkv_oot_demo.ko" "$MOD_DIR/lib/modules/$rel/extra/"
 
 fix=$PKV_CACHE/guest-fixtures
-key=$(build_key "$PKV_TOP/tests/guest/fixtures" "$OUT_DIR/.pkv-build-id" "$OUT_DIR/.pkv-built")
+key=$(build_key "$PKV_TOP/tests/guest/fixtures" "$OUT_DIR/.pkv-build-id")
 if [ "$(cat "$fix/.pkv-key" 2>/dev/null)" != "$key" ] || ! ls "$fix"/*.ko >/dev/null 2>&1; then
 	rm -rf "$fix"
 	mkdir -p "$fix"
