@@ -95,15 +95,58 @@ image_update_in_place() {
 	rm -f "$cmds" "$cmds.list" "$cmds.log"
 }
 
+# stage_system STAGE: the runner, and a guest trimmed to what a test boot
+# needs. Its text is part of the image key: an edit here rebuilds the image.
+stage_system() {
+	local stage=$1 unit gen
+	install -m 0755 "$GUEST_DIR/pkv-runner" "$stage/usr/local/sbin/pkv-runner"
+	install -m 0644 "$GUEST_DIR/pkv-runner.service" "$stage/etc/systemd/system/"
+	install -m 0644 "$GUEST_DIR/pkv-shell.service" "$stage/etc/systemd/system/"
+	ln -sf /etc/systemd/system/pkv-runner.service \
+		"$stage/etc/systemd/system/multi-user.target.wants/pkv-runner.service"
+	# The console belongs to the runner (or to pkv-shell); no getty fights for it.
+	ln -sf /dev/null "$stage/etc/systemd/system/serial-getty@ttyS0.service"
+	ln -sf /dev/null "$stage/etc/systemd/system/getty@tty1.service"
+	# journal-remote is run by hand (guest-consumers.sh); its services would
+	# listen, or upload to nowhere.
+	for unit in systemd-journal-remote.socket systemd-journal-remote.service systemd-journal-upload.service; do
+		ln -sf /dev/null "$stage/etc/systemd/system/$unit"
+	done
+	# Every boot is a first boot on a snapshot=on disk, seconds long, under
+	# TCG: maintenance timers, gettys on tty2-6 and a random seed that could
+	# never be saved only take CPU from the test. The seed service also holds
+	# sysinit.target until the kernel's entropy pool is ready.
+	for unit in e2scrub_reap.service e2scrub_all.timer fstrim.timer apt-daily.timer \
+		apt-daily-upgrade.timer dpkg-db-backup.timer getty-static.service \
+		systemd-random-seed.service; do
+		ln -sf /dev/null "$stage/etc/systemd/system/$unit"
+	done
+	# Generators for what this guest has none of: encrypted, integrity or
+	# verity volumes, GPT auto-mounts, resume from swap, SysV scripts,
+	# rc.local, offline updates. Each costs an exec on every boot.
+	mkdir -p "$stage/etc/systemd/system-generators"
+	for gen in cryptsetup gpt-auto hibernate-resume integritysetup veritysetup sysv \
+		rc-local system-update; do
+		ln -sf /dev/null "$stage/etc/systemd/system-generators/systemd-$gen-generator"
+	done
+	# CONFIG_BASE_SMALL caps pid_max at 32768: systemd's 4194304 fails
+	# systemd-sysctl on every boot.
+	ln -sf /dev/null "$stage/etc/sysctl.d/50-pid-max.conf"
+	echo pkv-guest >"$stage/etc/hostname"
+	mkdir -p "$stage/pkv/in" "$stage/pkv/out"
+}
+
 rootfs_image() {
 	rootfs_base
 	[ -d "$MOD_DIR/lib/modules" ] || pkv_die "$MOD_DIR: no modules; build the kernel first (qemu-images/kernel.sh)"
-	local key manifest=$PKV_CACHE/rootfs-manifest.new
+	local key base manifest=$PKV_CACHE/rootfs-manifest.new
 	image_files >"$manifest"
-	key=$( { cat "$BASE_DIR/.pkv-base"; sed 's/\t.*//' "$manifest"; } | sha256sum | cut -c1-16)
+	# The base and the system staged on it: an in-place update needs both unchanged.
+	base="$(cat "$BASE_DIR/.pkv-base") $(declare -f stage_system | sha256sum | cut -c1-16)"
+	key=$( { echo "$base"; sed 's/\t.*//' "$manifest"; } | sha256sum | cut -c1-16)
 	[ -f "$IMAGE" ] && [ "$(cat "$IMAGE.key" 2>/dev/null)" = "$key" ] && { rm -f "$manifest"; return 0; }
 	if [ "$(sed -n 1p "$IMAGE.key" 2>/dev/null)" != "" ] &&
-		[ "$(cat "$IMAGE.base" 2>/dev/null)" = "$(cat "$BASE_DIR/.pkv-base")" ] &&
+		[ "$(cat "$IMAGE.base" 2>/dev/null)" = "$base" ] &&
 		image_update_in_place "$IMAGE.manifest" "$manifest"; then
 		mv "$manifest" "$IMAGE.manifest"
 		echo "$key" >"$IMAGE.key"
@@ -120,22 +163,7 @@ rootfs_image() {
 	for f in $(reader_files); do
 		install -m 0755 "$f" "$stage/usr/local/bin/"
 	done
-	install -m 0755 "$GUEST_DIR/pkv-runner" "$stage/usr/local/sbin/pkv-runner"
-	install -m 0644 "$GUEST_DIR/pkv-runner.service" "$stage/etc/systemd/system/"
-	install -m 0644 "$GUEST_DIR/pkv-shell.service" "$stage/etc/systemd/system/"
-	ln -sf /etc/systemd/system/pkv-runner.service \
-		"$stage/etc/systemd/system/multi-user.target.wants/pkv-runner.service"
-	# The console belongs to the runner (or to pkv-shell); no getty fights for it.
-	ln -sf /dev/null "$stage/etc/systemd/system/serial-getty@ttyS0.service"
-	ln -sf /dev/null "$stage/etc/systemd/system/getty@tty1.service"
-	# journal-remote is run by hand (guest-consumers.sh); its services would
-	# listen, or upload to nowhere.
-	local unit
-	for unit in systemd-journal-remote.socket systemd-journal-remote.service systemd-journal-upload.service; do
-		ln -sf /dev/null "$stage/etc/systemd/system/$unit"
-	done
-	echo pkv-guest >"$stage/etc/hostname"
-	mkdir -p "$stage/pkv/in" "$stage/pkv/out"
+	stage_system "$stage"
 	# The module index comes from $MOD_DIR (qemu-images/oot-module.sh runs
 	# depmod there), so that an in-place update writes it like any file.
 	rm -f "$IMAGE.tmp"
@@ -143,7 +171,7 @@ rootfs_image() {
 		pkv_die "mke2fs -d $stage failed"
 	mv "$IMAGE.tmp" "$IMAGE"
 	echo "$key" >"$IMAGE.key"
-	cat "$BASE_DIR/.pkv-base" >"$IMAGE.base"
+	echo "$base" >"$IMAGE.base"
 	mv "$manifest" "$IMAGE.manifest"
 	rm -rf "$stage"
 }
