@@ -49,6 +49,14 @@ def loop_runs(lp, name, keys):
     return runs
 
 
+def loop_verdict(totals, target, passed):
+    """Met when the median is within the target and every run passed; the
+    runs over the target are counted either way."""
+    over = sum(1 for t in totals if t > target)
+    v = 'met' if statistics.median(totals) <= target and passed else 'missed'
+    return v + (' (%d of %d runs over)' % (over, len(totals)) if over else '')
+
+
 def loop_tables(lp):
     edit = loop_runs(lp, 'edit', ['build_s', 'image_s', 'guest_s'])
     tr = loop_runs(lp, 'try', ['module_build_s', 'boot_s', 'total_s'])
@@ -61,17 +69,18 @@ def loop_tables(lp):
     t.row('edit %s, its scenario %s' % (lp.get('edit_file', '?'), lp.get('scenario', '?')), len(edit),
           '%.1f' % med(edit, 'build_s'), '%.1f' % med(edit, 'image_s'), '%.1f' % med(edit, 'guest_s'),
           '%.1f' % statistics.median(edit_total), '%.1f-%.1f' % (min(edit_total), max(edit_total)),
-          '<= %d s' % TARGET_EDIT_S,
-          'met' if statistics.median(edit_total) <= TARGET_EDIT_S and ok_edit else 'missed')
+          '<= %d s' % TARGET_EDIT_S, loop_verdict(edit_total, TARGET_EDIT_S, ok_edit))
     host = [r['total_s'] - r['boot_s'] for r in tr]
     ok_try = all(r['exit'] == 0 for r in tr)
     t.row('./pkv try %s, unchanged' % lp.get('try_module', '?'), len(tr),
           '%.1f' % statistics.median(host), 'none (the module goes in by 9p)', '%.1f' % med(tr, 'boot_s'),
           '%.1f' % med(tr, 'total_s'), spread(tr, 'total_s'), '<= %d s' % TARGET_TRY_S,
-          'met' if med(tr, 'total_s') <= TARGET_TRY_S and ok_try else 'missed')
+          loop_verdict([r['total_s'] for r in tr], TARGET_TRY_S, ok_try))
     out += ['Wall time on the machine above, TCG. *build*: the kernel step (make only where',
             'a file is newer than the last build; modules alone when only module code changed)',
-            'and the out-of-tree modules; for try, ./pkv build\'s checks and the module\'s make.',
+            'and the out-of-tree modules (rebuilt only when their sources, or the kernel\'s',
+            'headers or exported symbols, changed); for try, ./pkv build\'s checks and the',
+            'module\'s make.',
             '*image*: the guest image, changed files written in place. *guest*: QEMU from start',
             'to exit, the scenario or the module\'s load and unload included. Every run\'s',
             'scenario passed: %s.' % ('yes' if ok_edit and ok_try else 'NO'), ''] + t.lines()
@@ -230,17 +239,7 @@ def main():
     out += ['## Developer loop', '']
     loop = os.path.join(d, 'loop.json')
     if os.path.exists(loop):
-        lp = load(loop)
-        if 'edit' in lp:
-            out += loop_tables(lp)
-        else:
-            # Data of the bench before the loop was split by phase.
-            secs = positive_int(lp, 'seconds', 'loop.json')
-            if not isinstance(lp.get('exit'), int):
-                fail('loop.json: no exit status')
-            out += ['Touch net/l2tp/l2tp_core.c, rebuild, boot, run tests/guest/l2tp.sh: %d s (exit %d;'
-                    % (secs, lp['exit']),
-                    'target at most 60 s: %s).' % ('met' if secs <= 60 and lp['exit'] == 0 else 'missed'), '']
+        out += loop_tables(load(loop))
     else:
         out += ['Not measured by `%s` (the full run measures it).' % meta['command'], '']
     with open(out_path, 'w') as f:
