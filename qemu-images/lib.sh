@@ -32,7 +32,9 @@ pkv_step() {
 	shift
 	pkv_say "[$name] ..."
 	t0=$(pkv_now)
-	"$@"
+	# A subshell: a step that is a shell function ends with pkv_die's exit,
+	# and the caller still gets its status (and prints its summary).
+	("$@")
 	rc=$?
 	local dt
 	dt=$(pkv_since "$t0" 1)

@@ -1,0 +1,48 @@
+# shellcheck shell=bash
+# How ./pkv test counts: each meson run's results, and every way a run can
+# lose tests without a result (no log, meson's own failure, tests that never
+# ran). Sourced by ./pkv after qemu-images/lib.sh; tests/host/pkv-results.sh
+# checks it on made-up logs.
+
+# meson_tests STEP DIR ARGS...: a pkv_step running meson test -C DIR ARGS,
+# its old testlog deleted first, so that only this run is counted. Appends
+# the log and the number of tests ARGS select to MESON_RUNS, and the step's
+# exit status.
+meson_tests() {
+	local step=$1 dir=$2 rc registered
+	shift 2
+	rm -f "$dir/meson-logs/testlog.json"
+	pkv_step "$step" meson test -C "$dir" "$@" --print-errorlogs --timeout-multiplier 1
+	rc=$?
+	registered=$(meson test -C "$dir" --list "$@" 2>/dev/null | grep -c '^printk-kv:')
+	MESON_RUNS+=("$step $rc $registered $dir/meson-logs/testlog.json")
+}
+
+# count_results: every meson run of MESON_RUNS into PASSED, FAILED and
+# SKIPPED, with a line for each way a run can lose tests without a result.
+count_results() {
+	local run step rc registered log counts ran ok f
+	for run in "${MESON_RUNS[@]}"; do
+		read -r step rc registered log <<<"$run"
+		# Tests run, passed (OK, EXPECTEDFAIL) and failed (any other result
+		# but SKIP: FAIL, TIMEOUT, ERROR, UNEXPECTEDPASS).
+		if ! counts=$(jq -r -s '[length, ([.[] | select(.result == "OK" or .result == "EXPECTEDFAIL")] | length),
+			([.[] | select(.result | IN("OK", "EXPECTEDFAIL", "SKIP") | not)] | length)] | @tsv' "$log" 2>/dev/null); then
+			pkv_say "$step: no readable meson log $log (meson test exited $rc)"
+			FAILED=$((FAILED + 1))
+			continue
+		fi
+		read -r ran ok f <<<"$counts"
+		PASSED=$((PASSED + ok))
+		FAILED=$((FAILED + f))
+		mapfile -t -O ${#SKIPPED[@]} SKIPPED < <(jq -r -s '.[] | select(.result == "SKIP") | .name' "$log")
+		if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+			pkv_say "$step: meson test exited $rc with no failed test in its log"
+			FAILED=$((FAILED + 1))
+		fi
+		if [ "$ran" -lt "$registered" ]; then
+			pkv_say "$step: $ran of the $registered registered tests ran"
+			FAILED=$((FAILED + 1))
+		fi
+	done
+}
