@@ -3,32 +3,35 @@
 # series: 0 errors and 0 warnings each. CHECKs are listed, not failed.
 set -u
 top=$(cd "$1" && pwd)
-cp=${PKV_CACHE:-$HOME/.cache/pkv}/linux-src/scripts/checkpatch.pl
+src=${PKV_CACHE:-$HOME/.cache/pkv}/linux-src
+cp=$src/scripts/checkpatch.pl
 [ -f "$cp" ] || { echo "FAIL $cp: no kernel tree (./pkv build)"; exit 1; }
 # Debian's python3 (with python3-ply, python3-git) for the SPDX check.
 PATH=/usr/bin:$PATH
-# checkpatch looks up commit ids with git when its cwd holds a .git, and
-# reports differently by where it is run (and by who owns the repository).
-# Run it where there is none, as a mail reader would: no lookup, strictest.
-# Without a lookup every commit id is "unknown" (UNKNOWN_COMMIT_ID), and the
-# cache tree has Debian's sources, not upstream history, to look one up in;
-# so that one check is left out, and each Fixes: tag is checked here instead
-# for its form: 12 or more hex digits and the subject in ("").
+# Run where there is no .git, as a mail reader would, with the tree given by
+# --root and GIT_DIR: checkpatch checks SPDX identifiers against LICENSES/
+# only when it has both (under --no-tree that check is skipped). The cache
+# tree has Debian's sources, not upstream history: every commit id would be
+# "unknown" (UNKNOWN_COMMIT_ID), so that one check is left out, and each
+# Fixes: tag is checked here instead for its form: 12 or more hex digits and
+# the subject in ("").
 work=$(mktemp -d) || exit 1
 trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1
 fail=0
 for p in "$top"/kernel-patches/[0-9]*.patch; do
 	case "$p" in */0000-*) continue ;; esac
-	out=$(perl "$cp" --strict --terse --no-tree --ignore UNKNOWN_COMMIT_ID "$p" 2>&1)
+	out=$(GIT_DIR=$src/.git perl "$cp" --strict --terse --root="$src" --ignore UNKNOWN_COMMIT_ID "$p" 2>&1)
+	rc=$?
 	errs=$(printf '%s\n' "$out" | grep -c ': ERROR:')
 	warns=$(printf '%s\n' "$out" | grep -c ': WARNING:')
 	checks=$(printf '%s\n' "$out" | grep -c ': CHECK:')
 	badfix=$(grep '^Fixes:' "$p" | grep -Ev '^Fixes: [0-9a-f]{12,40} \("[^"]+"\)$')
 	if [ -n "$badfix" ]; then
 		echo "FAIL $(basename "$p"): malformed Fixes: tag: $badfix"; fail=1
-	elif printf '%s\n' "$out" | grep -q 'Traceback\|No module'; then
-		echo "FAIL $(basename "$p"): checkpatch's helpers failed:"; printf '%s\n' "$out" | head -5; fail=1
+	elif [ "$rc" -gt 1 ] || { [ "$rc" -eq 1 ] && [ $((errs + warns + checks)) -eq 0 ]; } ||
+		printf '%s\n' "$out" | grep -q 'Traceback\|No module'; then
+		echo "FAIL $(basename "$p"): checkpatch failed (exit $rc):"; printf '%s\n' "$out" | head -5; fail=1
 	elif [ "$errs" -ne 0 ] || [ "$warns" -ne 0 ]; then
 		echo "FAIL $(basename "$p"): $errs errors, $warns warnings"
 		printf '%s\n' "$out" | grep -E ': (ERROR|WARNING):'
