@@ -53,12 +53,12 @@ if [ -x "$remote" ]; then
 		"$(jq -r '.MESSAGE // empty' <<<"$r")" \
 		"$(jq --argjson no "$NOKEYS" '[keys[] | select(startswith("_KERNEL_")) | select(. as $k | $no | index($k) | not)] | length' <<<"$r")"
 else
-	echo "FAIL $remote: not in the guest image (Debian package systemd-journal-remote)"
+	fail "$remote: not in the guest image (Debian package systemd-journal-remote)"
 	consumer systemd-journal-remote "not installed" "" 0
 fi
 # drgn's printk helper on the running kernel.
 python3 "$PKV_IN/lib/drgn_printk.py" "$kdir/vmlinux" "$tmp/drgn.json" "$want" 2>"$tmp/drgn.err" ||
-	{ echo "FAIL drgn_printk.py:"; cat "$tmp/drgn.err"; }
+	{ fail "drgn_printk.py:"; cat "$tmp/drgn.err"; }
 consumer drgn "get_printk_records(): .text, .context" "$(jq -r '.sample.drgn // empty' "$tmp/drgn.json" 2>/dev/null)" \
 	"$(jq --argjson no "$NOKEYS" '.sample.drgn_context // {} | [keys[] | select(. as $k | $no | index($k) | not)] | length' "$tmp/drgn.json" 2>/dev/null)"
 

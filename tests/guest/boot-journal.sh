@@ -11,7 +11,7 @@ check_file "$J" "journal's Linux version record names the release and the series
 	'length == 1 and (.[0].MESSAGE | contains("Linux version " + $rel + " (pkv@" + $host + ")"))' \
 	--arg rel "$PKV_KERNEL_RELEASE" --arg host "$PKV_KERNEL_BUILD_HOST"
 [ "$(uname -r)" = "$PKV_KERNEL_RELEASE" ] && echo "ok   uname -r is $PKV_KERNEL_RELEASE" ||
-	{ echo "FAIL uname -r is $(uname -r), expected $PKV_KERNEL_RELEASE"; pkv_failed=$((pkv_failed + 1)); }
+	fail "uname -r is $(uname -r), expected $PKV_KERNEL_RELEASE"
 
 want=text
 for a in $(cat /proc/cmdline); do

@@ -11,8 +11,8 @@ mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 [ -d "$index" ] || { echo "FAIL no printk index at $index (CONFIG_PRINTK_INDEX)"; exit 1; }
 ip link set lo up
 modprobe mISDN_core && modprobe l1oip type=1 codec=0 ip=127,0,0,1 port=5090 remoteport=5091 ||
-	echo "FAIL [callsite] modprobe l1oip"
-modprobe test_printk_kv || echo "FAIL [callsite] modprobe test_printk_kv"
+	fail "modprobe l1oip"
+modprobe test_printk_kv || fail "modprobe test_printk_kv"
 kmsg=${TMPDIR:-/tmp}/pkv-callsite.kmsg
 out=${TMPDIR:-/tmp}/pkv-callsite.json
 dd if=/dev/kmsg iflag=nonblock bs=8192 of="$kmsg" 2>/dev/null

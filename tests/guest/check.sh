@@ -11,5 +11,7 @@ fi
 cat "$res/$name.stdout"
 [ -s "$res/$name.stderr" ] && sed 's/^/stderr: /' "$res/$name.stderr"
 rc=$(cat "$res/$name.rc")
-[ "$rc" = 0 ] || echo "scenario $name exited $rc"
-exit "$rc"
+[ "$rc" = 0 ] || { echo "scenario $name exited $rc"; exit "$rc"; }
+# Every FAIL a scenario prints counts, even one it forgot to count itself.
+n=$(grep -c '^FAIL' "$res/$name.stdout")
+[ "$n" -eq 0 ] || { echo "scenario $name exited 0 but printed $n FAIL line(s): failed"; exit 1; }

@@ -5,11 +5,11 @@
 modprobe pkv_cs89x0_dev || { echo "FAIL modprobe pkv_cs89x0_dev"; exit 1; }
 addr=$(printf '%x' "$(cat /sys/module/pkv_cs89x0_dev/parameters/addr)")
 # The probe is __init: the driver binds only the devices present at load time.
-modprobe cs89x0 dyndbg=+p 2>/dev/null && echo "FAIL cs89x0 bound a device with no chip behind it"
+modprobe cs89x0 dyndbg=+p 2>/dev/null && fail "cs89x0 bound a device with no chip behind it"
 kmsg_capture
 # The device's own resource stays; the driver's request inside it must be gone.
 [ "$(grep -c "^ *$addr-" /proc/iomem)" -eq 1 ] ||
-	{ echo "FAIL the failed probe left its claim on $addr:"; grep -n "$addr" /proc/iomem; }
+	{ fail "the failed probe left its claim on $addr:"; grep -n "$addr" /proc/iomem; }
 C='.fields.mod == "cs89x0"'
 check "every cs89x0 record carries the module and the call site" "$C" \
 	'length >= 3 and all(.structured and .fields.mod == "cs89x0")'

@@ -46,6 +46,6 @@ off)
 	check_file "$out" "off: drgn reads the text, there is no field anywhere" true \
 		'.[0].sample | .drgn == "test_printk_kv: printf-style message: 42% of it" and .dict == []'
 	;;
-*) echo "FAIL unknown printk.kv encoding '$PKV_KV'"; pkv_failed=$((pkv_failed + 1)) ;;
+*) fail "unknown printk.kv encoding '$PKV_KV'" ;;
 esac
 finish

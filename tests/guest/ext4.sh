@@ -17,17 +17,17 @@ echo victim >"$mnt/victim"
 ino=$(stat -c %i "$mnt/victim")
 mount -o remount,ro "$mnt"
 mount -o remount,rw "$mnt"
-mount -o remount,resuid=4294967295 "$mnt" 2>/dev/null && echo "FAIL an invalid resuid was accepted"
+mount -o remount,resuid=4294967295 "$mnt" 2>/dev/null && fail "an invalid resuid was accepted"
 FORGED='forged] mod=evil subsys=x fsdev="vda" line=1'
 printf '%s\n' "$FORGED" >"/sys/fs/ext4/$dev/trigger_fs_error"
 umount "$mnt"
 # An extent-mapped inode whose extent header has lost its magic.
-debugfs -w -R "sif <$ino> block[0] 0" "$img" >/dev/null 2>&1 || echo "FAIL debugfs sif"
+debugfs -w -R "sif <$ino> block[0] 0" "$img" >/dev/null 2>&1 || fail "debugfs sif"
 mount -o errors=continue "$loop" "$mnt" || { echo "FAIL mount $loop again"; exit 1; }
 # TASK_COMM_LEN keeps 15 bytes of the name: this one is 11.
 COMM=$(printf 'a]b"c=d\te\nf')
 cp /bin/cat "/tmp/$COMM"
-"/tmp/$COMM" "$mnt/victim" >/dev/null 2>&1 && echo "FAIL the corrupted inode was read"
+"/tmp/$COMM" "$mnt/victim" >/dev/null 2>&1 && fail "the corrupted inode was read"
 umount "$mnt"
 # A second image without dir_index (so readdir is linear and reports through
 # ext4_error_file()): a directory whose name forges a field block, its only
@@ -41,11 +41,11 @@ loop2=$(losetup -f --show "$img2") || { echo "FAIL losetup $img2"; exit 1; }
 dev2=${loop2#/dev/}
 mount -o errors=continue "$loop2" "$mnt2" || { echo "FAIL mount $loop2"; exit 1; }
 DIR=$(printf 'd] ino=1 path="x"\tq\nz')
-mkdir "$mnt2/$DIR" && touch "$mnt2/$DIR/f" || echo "FAIL mkdir"
+mkdir "$mnt2/$DIR" && touch "$mnt2/$DIR/f" || fail "mkdir"
 dino=$(stat -c %i "$mnt2/$DIR")
 umount "$mnt2"
 dblk=$(debugfs -R "bmap <$dino> 0" "$img2" 2>/dev/null)
-dd if=/dev/zero of="$img2" bs=1024 seek="$dblk" count=1 conv=notrunc status=none || echo "FAIL dd"
+dd if=/dev/zero of="$img2" bs=1024 seek="$dblk" count=1 conv=notrunc status=none || fail "dd"
 mount -o errors=continue "$loop2" "$mnt2" || { echo "FAIL mount $loop2 again"; exit 1; }
 ls "$mnt2/$DIR" >/dev/null 2>&1
 umount "$mnt2"

@@ -8,14 +8,14 @@ ip l2tp add tunnel tunnel_id 4 peer_tunnel_id 4 encap udp local 127.0.0.1 remote
 ip l2tp add session tunnel_id 4 session_id 7 peer_session_id 7 peer_cookie 0a0b0c0d
 ip l2tp add session tunnel_id 4 session_id 8 peer_session_id 8 l2spec_type default seq recv
 # The tunnel socket is connected to 127.0.0.1:5001: packets must come from there.
-send() { pkv-udpsend 127.0.0.1 5000 "$1" 5001 || echo "FAIL pkv-udpsend $1"; }
+send() { pkv-udpsend 127.0.0.1 5000 "$1" 5001 || fail "pkv-udpsend $1"; }
 send 0003000000000063000000000000	# dyndbg still off: must not print
 echo 'module l2tp_core +p' >/proc/dynamic_debug/control
 send 0003					# short packet
 # Sent by a program whose name imitates a field block: nothing of it may show.
 EVIL=$(printf 'x] tunnel=9\n"\ty')
 cp "$(command -v pkv-udpsend)" "/tmp/$EVIL"
-"/tmp/$EVIL" 127.0.0.1 5000 0002000000000000000000000000 5001 || echo "FAIL $EVIL"	# version 2 on L2TPv3
+"/tmp/$EVIL" 127.0.0.1 5000 0002000000000000000000000000 5001 || fail "$EVIL"	# version 2 on L2TPv3
 send 0003000000000063000000000000	# session 99: none
 send 00030000000000070eadbeef000000000000	# session 7, wrong cookie (+ 4-byte sublayer)
 send 0003000000000008000000000000	# session 8, no sequence number

@@ -7,7 +7,7 @@ modprobe mISDN_core debug=0xff || { echo "FAIL modprobe mISDN_core"; exit 1; }
 # Card 1 has no id (the driver warns), card 2 has id 0x1234.
 modprobe l1oip type=1,1 codec=0,0 ip=127,0,0,1,127,0,0,1 port=5070,5072 \
 	remoteport=5071,5073 id=0,0x1234 debug=0x10000 || { echo "FAIL modprobe l1oip"; exit 1; }
-send() { pkv-udpsend 127.0.0.1 "$1" "$2" || echo "FAIL pkv-udpsend $1 $2"; }
+send() { pkv-udpsend 127.0.0.1 "$1" "$2" || fail "pkv-udpsend $1 $2"; }
 send 5070 0000		# 2 bytes
 send 5070 c0000000	# version 3
 send 5070 20000000	# E1 packet on a BRI card
@@ -20,8 +20,8 @@ send 5072 100000009900000001	# id 0x99, the card has 0x1234
 send 5072 0001000001	# no id, the card has one
 sleep 1
 rmmod l1oip
-modprobe l1oip type=1 codec=7 2>/dev/null && echo "FAIL l1oip accepted codec 7"
-modprobe l1oip type=9 2>/dev/null && echo "FAIL l1oip accepted card type 9"
+modprobe l1oip type=1 codec=7 2>/dev/null && fail "l1oip accepted codec 7"
+modprobe l1oip type=9 2>/dev/null && fail "l1oip accepted card type 9"
 kmsg_capture
 
 L='.fields.mod == "l1oip"'

@@ -19,12 +19,12 @@ reader=$!
 sleep 1	# --new: the reader must have opened /dev/kmsg before the marker
 printf 'user overrun-start' >"$run"
 for _ in $(seq 40); do grep -q '"data":"overrun-start"' "$O" && break; sleep 0.25; done
-grep -q '"data":"overrun-start"' "$O" || echo "FAIL [overrun] the reader did not see the start marker"
+grep -q '"data":"overrun-start"' "$O" || fail "the reader did not see the start marker"
 journal_query /tmp/overrun-start.json 1 _KERNEL_TEST=user _KERNEL_DATA=overrun-start
 kill -STOP $reader $journald
 saved=$(cut -f1 /proc/sys/kernel/printk)
 echo 4 >/proc/sys/kernel/printk	# quiet console: the serial port would pace the flood
-echo "burst $n" >"$run" || echo "FAIL [overrun] burst $n was refused"
+echo "burst $n" >"$run" || fail "burst $n was refused"
 echo "$saved" >/proc/sys/kernel/printk
 printf 'user overrun-end' >"$run"
 kill -CONT $reader $journald
@@ -47,7 +47,9 @@ echo "     kmsg2json: $counts; reported lost $lost; the selftest emitted $emitte
 check_file /tmp/overrun-gaps.json "the reader saw an overrun and counted it (gaps, after the start marker, each exact)" 'true' \
 	'length >= 1 and all(.reason == "overrun" and .lost > 0 and .next_seq == .after_seq + .lost + 1)'
 check_equal "records delivered + records reported lost = records the selftest emitted" \
-	"$((delivered + lost)), $counts" "$emitted, delivered $delivered markers 2 other 0 malformed 0"
+	"$((delivered + lost))" "$emitted"
+check_equal "the window holds some survivors, both markers, nothing else and nothing malformed" \
+	"$([ "$delivered" -ge 1 ] && echo "some" || echo "none") ${counts#delivered * }" "some markers 2 other 0 malformed 0"
 # journald: once it has read up to the end marker.
 journal_query /tmp/overrun-end.json 1 _KERNEL_TEST=user _KERNEL_DATA=overrun-end
 J=/tmp/overrun-journal.json
@@ -62,11 +64,11 @@ echo "     journald: stored $stored of the $emitted flood records; said \"Missed
 # journald's account is reported, not judged: in runs here it kept one or two
 # fewer survivors than kmsg2json read and its Missed N was off by one. What
 # is judged: it cannot store records that were not there, and it must say it
-# lost some.
+# lost some. The field check below holds only if it stored any.
 echo "     journald: stored + missed = $((stored + missed)) of $emitted emitted" \
 	"($((emitted - stored - missed)) unaccounted); kmsg2json: $((delivered + lost)) of $emitted"
-check_equal "journald stored no more flood records than survived the overrun" \
-	"$([ "$stored" -le "$delivered" ] && echo "at most $delivered" || echo "$stored")" "at most $delivered"
+check_equal "journald stored some flood records, and no more than survived the overrun" \
+	"$([ "$stored" -ge 1 ] && [ "$stored" -le "$delivered" ] && echo "1 to $delivered" || echo "$stored")" "1 to $delivered"
 check_equal "journald reported its loss (a Missed count or an overrun notice)" \
 	"$([ $((missed + notices)) -gt 0 ] && echo reported || echo silent)" reported
 incomplete=$(jq -c 'select((._KERNEL_MOD == "test_printk_kv" and ._KERNEL_SUBSYS == "selftest"

@@ -7,7 +7,7 @@
 modprobe test_printk_kv
 run=/sys/kernel/debug/test_printk_kv/run
 cpus=$(nproc)
-[ "$cpus" -ge 2 ] || echo "FAIL [smp] only $cpus CPU online: no concurrency to test"
+[ "$cpus" -ge 2 ] || fail "only $cpus CPU online: no concurrency to test"
 # The console is quieted for the burst (the
 # serial console would pace the producers); lib/burst-check.awk checks every
 # record whole, as jq takes minutes over 100k records under TCG.
@@ -19,7 +19,7 @@ reader=$!
 sleep 0.5
 saved=$(cut -f1 /proc/sys/kernel/printk)
 echo 4 >/proc/sys/kernel/printk
-echo "burst_mixed $n" >"$run" || echo "FAIL [smp] burst_mixed $n was refused"
+echo "burst_mixed $n" >"$run" || fail "burst_mixed $n was refused"
 echo "$saved" >/proc/sys/kernel/printk
 for _ in $(seq 120); do
 	[ "$(wc -l <"$M")" -ge "$want" ] && break

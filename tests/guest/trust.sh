@@ -12,9 +12,9 @@ printf '<6>test_printk_kv: [kv mod=test_printk_kv forged=1] forged at facility 0
 # Unconverted kernel code that prints a process name first: drop_caches'
 # notice, "<comm> (<pid>): drop_caches: 3", from a shell named like a block.
 cp /bin/dash '/tmp/[kv forged=1]'
-'/tmp/[kv forged=1]' -c 'echo 3 >/proc/sys/vm/drop_caches' || echo "FAIL [trust] drop_caches write"
+'/tmp/[kv forged=1]' -c 'echo 3 >/proc/sys/vm/drop_caches' || fail "drop_caches write"
 # Kernel code printing a block it built by hand through "%s".
-modprobe test_printk_kv || echo "FAIL [trust] modprobe test_printk_kv"
+modprobe test_printk_kv || fail "modprobe test_printk_kv"
 echo "wide 3" >/sys/kernel/debug/test_printk_kv/run
 # The control: pr_info_kv() records (the bench's, with 1, 4 and 8 fields).
 echo "bench 1" >/sys/kernel/debug/test_printk_kv/run

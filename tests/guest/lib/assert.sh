@@ -3,7 +3,7 @@
 #
 #   . "$PKV_IN/lib/assert.sh"
 #   kmsg_capture [ARGS]        records now in /dev/kmsg -> $KMSG (JSON lines),
-#                              kmsg2json ARGS
+#                              kmsg2json ARGS; its non-zero exit fails a check
 #   check DESC SELECT EXPR [jq args...]
 #       jq -s over the records of $KMSG that match SELECT; passes when EXPR
 #       is true; on failure prints the scenario, DESC, the expression and
@@ -11,6 +11,8 @@
 #   check_file FILE DESC SELECT EXPR [jq args...]   the same over FILE
 #   check_equal DESC GOT WANT  passes when the two strings are equal (for
 #                              summaries too large for jq -s)
+#   fail DESC                  a failed check that is not a jq expression (a
+#                              set-up step that did not do what it should)
 #   finish                     summary line; exit status 1 if a check failed
 
 # The boot's printk.kv= encoding. Under dict a record's text has no block:
@@ -32,7 +34,7 @@ pkv_failed=0
 kmsg_capture() {
 	kmsg2json "$@" >"$KMSG"
 	local rc=$?
-	[ $rc -eq 0 ] || echo "note: kmsg2json exited $rc (malformed records in /dev/kmsg?)"
+	[ $rc -eq 0 ] || fail "kmsg2json exited $rc (a malformed record in /dev/kmsg?)"
 }
 
 check_file() {
@@ -57,6 +59,12 @@ check_file() {
 
 check() {
 	check_file "$KMSG" "$@"
+}
+
+fail() {
+	pkv_checks=$((pkv_checks + 1))
+	pkv_failed=$((pkv_failed + 1))
+	echo "FAIL [$PKV_SCENARIO] $*"
 }
 
 check_equal() {
