@@ -189,11 +189,27 @@ kernel_build() {
 	want="$host $(pkv_hash "$OUT_DIR/.config")"
 	if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] &&
 		[ -f "$OUT_DIR/arch/x86/boot/bzImage" ] && [ -d "$MOD_DIR/lib/modules" ]; then
-		# Not directories: saving a file by rename (sed -i, git checkout,
-		# most editors) makes its directory newer too.
-		mapfile -t changed < <(cd "$SRC_DIR" && find . \( -path ./.git -o -name '.pkv-*' \
-			-o -name '.checkpatch-camelcase.*' \) -prune -o ! -type d -newer "$stamp" -print |
-			sed 's|^\./||')
+		# A newer directory with a newer file in it is a save by rename
+		# (sed -i, git checkout, most editors); one without lost or moved
+		# an entry, which only its own mtime shows: a structural change,
+		# listed as DIR/ so that no shortcut applies.
+		local entries=() files=() e d f explained
+		mapfile -t entries < <(cd "$SRC_DIR" && find . \( -path ./.git -o -name '.pkv-*' \
+			-o -name '.checkpatch-camelcase.*' \) -prune -o -newer "$stamp" -printf '%y %P\n')
+		for e in "${entries[@]}"; do
+			[ "${e%% *}" = d ] || files+=("${e#* }")
+		done
+		changed=("${files[@]}")
+		for e in "${entries[@]}"; do
+			[ "${e%% *}" = d ] || continue
+			d=${e#d }
+			explained=false
+			for f in "${files[@]}"; do
+				[[ $f == */* ]] && f=${f%/*} || f=""
+				[ "$f" = "$d" ] && { explained=true; break; }
+			done
+			$explained || changed+=("${d:-.}/")
+		done
 		if [ ${#changed[@]} -eq 0 ]; then
 			pkv_say "kernel: up to date (no file in $SRC_DIR is newer than the last build)"
 			return 0
