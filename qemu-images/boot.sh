@@ -63,15 +63,19 @@ pick_accel() {
 # with the guest's journal: about 1 s and 3 s of a 10 s boot):
 #   pci=noacpi   the PIIX's PCI interrupt links are not routed through ACPI
 #                (each link's AML costs about 0.35 s); the BIOS table does
-#   systemd.mask a run boot has no udev: its coldplug of every device races
-#                the first script for the CPUs, and no scenario needs it
-#                (devtmpfs makes the nodes, modules are loaded by name)
+#   systemd.mask a run boot (./pkv run, try, the test suite) has no udev:
+#                its coldplug of every device races the first script for the
+#                CPUs, and no scenario needs it (devtmpfs makes the nodes,
+#                modules are loaded by name). PKV_GUEST_UDEV=1 keeps it, for
+#                a module or script that needs modalias loading or rules.
 GUEST_BOOT_ARGS="pci=noacpi"
 GUEST_RUN_ARGS=
-for unit in systemd-udevd.service systemd-udev-trigger.service systemd-udevd-kernel.socket \
-	systemd-udevd-control.socket; do
-	GUEST_RUN_ARGS+=" systemd.mask=$unit"
-done
+if [ "${PKV_GUEST_UDEV:-0}" != 1 ]; then
+	for unit in systemd-udevd.service systemd-udev-trigger.service \
+		systemd-udevd-kernel.socket systemd-udevd-control.socket; do
+		GUEST_RUN_ARGS+=" systemd.mask=$unit"
+	done
+fi
 
 qemu_cmd() {
 	local in=$1 out=$2 mode=$3 append=$4 accel args=$GUEST_BOOT_ARGS
