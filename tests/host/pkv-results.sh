@@ -11,16 +11,17 @@ trap 'rm -rf "$tmp"' EXIT
 n=0 failed=0
 
 # A stand-in for meson: --list prints FAKE_REGISTERED test names; a run
-# writes FAKE_LOG (JSON lines, or nothing when empty) and exits FAKE_RC.
+# writes FAKE_LOG (JSON lines; no log at all for "-") and exits FAKE_RC.
 meson() {
 	local i
 	case " $* " in
 	*" --list "*)
-		for i in $(seq "$FAKE_REGISTERED"); do echo "printk-kv:host / t$i"; done
+		echo "ninja: no work to do."
+		for i in $(seq "$FAKE_REGISTERED"); do echo "t$i"; done
 		return 0 ;;
 	esac
 	mkdir -p "$tmp/build/meson-logs"
-	[ -z "$FAKE_LOG" ] || printf '%s\n' "$FAKE_LOG" >"$tmp/build/meson-logs/testlog.json"
+	[ "$FAKE_LOG" = - ] || printf '%s\n' "$FAKE_LOG" >"$tmp/build/meson-logs/testlog.json"
 	return "$FAKE_RC"
 }
 rec() { printf '{"name": "%s", "result": "%s"}' "$1" "$2"; }
@@ -50,7 +51,7 @@ run() {
 }
 
 echo "KTAP version 1"
-echo "1..8"
+echo "1..10"
 MESON_RUNS=()
 run 3 0 "$(rec a OK; echo; rec b OK; echo; rec c EXPECTEDFAIL)"
 expect "every registered test passed" 3 0 ""
@@ -62,13 +63,17 @@ run 2 1 "$(rec a OK; echo; rec b OK)"
 expect "meson exiting non-zero with every test OK counts one failure" 2 1 ""
 run 3 0 "$(rec a OK; echo; rec b OK)"
 expect "fewer tests ran than are registered: a failure" 2 1 ""
+run 3 1 "$(rec a OK)"
+expect "meson's exit and tests that never ran: one failure for the run" 1 1 ""
+run 0 0 ""
+expect "no test registered for the arguments: a failure, not a vacuous pass" 0 1 ""
 run 2 0 '{"name": "a", "result": "OK"}
 {"name": "b", "resu'
 expect "a log cut short is a failure, not a count" 0 1 ""
 # A log from an earlier run is still there; this run writes none.
 mkdir -p "$tmp/build/meson-logs"
 printf '%s\n' "$(rec old OK)" >"$tmp/build/meson-logs/testlog.json"
-run 1 1 ""
+run 1 1 -
 expect "the last run's log is deleted first: never counted again" 0 1 ""
 
 # A build step that dies (pkv_die) returns its failure to the caller, which
