@@ -96,7 +96,8 @@ image_update_in_place() {
 }
 
 # stage_system STAGE: the runner, and a guest trimmed to what a test boot
-# needs. Its text is part of the image key: an edit here rebuilds the image.
+# needs. Its text is part of the image key (with rootfs_image's): an edit
+# here rebuilds the image.
 stage_system() {
 	local stage=$1 unit gen
 	install -m 0755 "$GUEST_DIR/pkv-runner" "$stage/usr/local/sbin/pkv-runner"
@@ -141,8 +142,9 @@ rootfs_image() {
 	[ -d "$MOD_DIR/lib/modules" ] || pkv_die "$MOD_DIR: no modules; build the kernel first (qemu-images/kernel.sh)"
 	local key base manifest=$PKV_CACHE/rootfs-manifest.new
 	image_files >"$manifest"
-	# The base and the system staged on it: an in-place update needs both unchanged.
-	base="$(cat "$BASE_DIR/.pkv-base") $(declare -f stage_system | sha256sum | cut -c1-16)"
+	# The base and how an image is made from it (this function and the
+	# system it stages): an in-place update needs both unchanged.
+	base="$(cat "$BASE_DIR/.pkv-base") $(declare -f rootfs_image stage_system | sha256sum | cut -c1-16)"
 	key=$( { echo "$base"; sed 's/\t.*//' "$manifest"; } | sha256sum | cut -c1-16)
 	[ -f "$IMAGE" ] && [ "$(cat "$IMAGE.key" 2>/dev/null)" = "$key" ] && { rm -f "$manifest"; return 0; }
 	if [ "$(sed -n 1p "$IMAGE.key" 2>/dev/null)" != "" ] &&

@@ -78,9 +78,9 @@ def loop_tables(lp):
           loop_verdict([r['total_s'] for r in tr], TARGET_TRY_S, ok_try))
     out += ['Wall time on the machine above, TCG. *build*: the kernel step (make only where',
             'a file is newer than the last build; modules alone when only module code changed)',
-            'and the out-of-tree modules (rebuilt only when their sources, or the kernel\'s',
-            'headers or exported symbols, changed); for try, ./pkv build\'s checks and the',
-            'module\'s make.',
+            'and the out-of-tree modules (rebuilt when their sources change, or when the kernel',
+            'step built more than module code or changed the symbols modules export); for try,',
+            './pkv build\'s checks and the module\'s make.',
             '*image*: the guest image, changed files written in place. *guest*: QEMU from start',
             'to exit, the scenario or the module\'s load and unload included. Every run\'s',
             'scenario passed: %s.' % ('yes' if ok_edit and ok_try else 'NO'), ''] + t.lines()
