@@ -11,7 +11,8 @@ trap 'rm -rf "$tmp"' EXIT
 n=0 failed=0
 
 # A stand-in for meson: --list prints FAKE_REGISTERED test names; a run
-# writes FAKE_LOG (JSON lines; no log at all for "-") and exits FAKE_RC.
+# writes FAKE_LOG (JSON lines; no log at all for "-") and exits FAKE_RC,
+# and records a step in PKV_TIMINGS as a nested ./pkv would.
 meson() {
 	local i
 	case " $* " in
@@ -20,6 +21,7 @@ meson() {
 		for i in $(seq "$FAKE_REGISTERED"); do echo "t$i"; done
 		return 0 ;;
 	esac
+	[ -z "${PKV_TIMINGS:-}" ] || printf 'nested\t1.0\t0\n' >>"$PKV_TIMINGS"
 	mkdir -p "$tmp/build/meson-logs"
 	[ "$FAKE_LOG" = - ] || printf '%s\n' "$FAKE_LOG" >"$tmp/build/meson-logs/testlog.json"
 	return "$FAKE_RC"
@@ -51,7 +53,7 @@ run() {
 }
 
 echo "KTAP version 1"
-echo "1..10"
+echo "1..11"
 MESON_RUNS=()
 run 3 0 "$(rec a OK; echo; rec b OK; echo; rec c EXPECTEDFAIL)"
 expect "every registered test passed" 3 0 ""
@@ -75,6 +77,21 @@ mkdir -p "$tmp/build/meson-logs"
 printf '%s\n' "$(rec old OK)" >"$tmp/build/meson-logs/testlog.json"
 run 1 1 -
 expect "the last run's log is deleted first: never counted again" 0 1 ""
+
+# The run's timings hold its own step, not those of a ./pkv the tests run.
+PKV_TIMINGS=$tmp/timings
+: >"$PKV_TIMINGS"
+run 1 0 "$(rec a OK)"
+MESON_RUNS=()
+n=$((n + 1))
+if [ "$(cut -f1 "$PKV_TIMINGS" | paste -sd' ')" = fake ]; then
+	echo "ok $n a nested ./pkv's steps stay out of the run's timings"
+else
+	echo "not ok $n a nested ./pkv's steps stay out of the run's timings"
+	echo "# timings: $(cut -f1 "$PKV_TIMINGS" | paste -sd' ')"
+	failed=$((failed + 1))
+fi
+PKV_TIMINGS=
 
 # A build step that dies (pkv_die) returns its failure to the caller, which
 # goes on to print the summary.

@@ -4,6 +4,10 @@
 # ran). Sourced by ./pkv after qemu-images/lib.sh; tests/host/pkv-results.sh
 # checks it on made-up logs.
 
+# meson_untimed ARGS...: meson, for tests that run ./pkv themselves (try,
+# shell, the bench smoke): their build steps stay out of this run's timings.
+meson_untimed() { PKV_TIMINGS= meson "$@"; }
+
 # meson_tests STEP DIR ARGS...: a pkv_step running meson test -C DIR ARGS,
 # its old testlog deleted first, so that only this run is counted. Appends
 # the log and the number of tests ARGS select to MESON_RUNS, and the step's
@@ -12,7 +16,7 @@ meson_tests() {
 	local step=$1 dir=$2 rc registered
 	shift 2
 	rm -f "$dir/meson-logs/testlog.json"
-	pkv_step "$step" meson test -C "$dir" "$@" --print-errorlogs --timeout-multiplier 1
+	pkv_step "$step" meson_untimed test -C "$dir" "$@" --print-errorlogs --timeout-multiplier 1
 	rc=$?
 	# One line per test (its regeneration check can print ninja's line too).
 	registered=$(meson test -C "$dir" --list "$@" 2>/dev/null | grep -c -v '^ninja: \|^$')
