@@ -220,17 +220,20 @@ def main():
             lines = f.read().splitlines()
         if not lines or not lines[0].startswith('# '):
             fail('%s: no heading line' % phases)
-        t = Table('phases', ['phase', 'seconds'], PROG)
+        t = Table('phases', ['phase', 'seconds', 'exit'], PROG)
         total = 0.0
         for line in lines[1:]:
-            name, _, secs = line.partition('\t')
+            # pkv_step's record: the phase, its seconds, its exit status.
+            cols = line.split('\t')
             try:
-                s = float(secs)
-            except ValueError:
-                fail('%s: %r: not a phase and its seconds' % (phases, line))
+                name, s, rc = cols[0], float(cols[1]), int(cols[2])
+            except (IndexError, ValueError):
+                fail('%s: %r: not a phase, its seconds and its exit status' % (phases, line))
+            if len(cols) != 3:
+                fail('%s: %r: not a phase, its seconds and its exit status' % (phases, line))
             total += s
-            t.row(name, round(s))
-        t.row('total', round(total))
+            t.row(name, round(s), rc)
+        t.row('total', round(total), '-')
         out += [lines[0][2:] + ', wall time by phase:', ''] + t.lines()
     else:
         out += ['Not measured on the cache of this run: ./pkv test from an empty PKV_CACHE',
