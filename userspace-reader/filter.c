@@ -134,8 +134,6 @@ bool filter_pass(const struct filter *f, const struct pkv_record *r)
 	if (f->any_facility && (r->facility > 255 ||
 				!(f->facilities[r->facility / 64] & (1ull << (r->facility % 64)))))
 		return false;
-	if (f->have_since && r->seq < f->since_seq)
-		return false;
 	if (f->structured_only && !r->structured)
 		return false;
 	for (i = 0; i < f->nmatch; i++) {

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Record filters of kmsg2json: --level, --facility, --since-seq, --match. */
+/* Record filters of kmsg2json: --level, --facility, --match, --structured-only. */
 #ifndef PKV_FILTER_H
 #define PKV_FILTER_H
 
@@ -11,8 +11,6 @@ struct filter {
 	unsigned int levels;		/* bit per level; 0 = all */
 	bool any_facility;		/* false: all */
 	uint64_t facilities[4];		/* bit per facility, 0 to 255 */
-	bool have_since;
-	uint64_t since_seq;
 	bool structured_only;
 	size_t nmatch;
 	struct {

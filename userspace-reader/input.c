@@ -14,6 +14,7 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /*
@@ -29,6 +30,7 @@ _Static_assert(PKV_STREAM_BUF >= 2 * PKV_RECORD_MAX, "stream buffer below two re
 struct pkv_input {
 	int fd;
 	bool device, follow, eof, failed;
+	bool regular;		/* a regular file: the next byte is a read() away */
 	char *buf;
 	size_t cap, start, fill, scan;
 	/* An over-long record being skipped: its head and its length so far. */
@@ -40,10 +42,12 @@ struct pkv_input {
 struct pkv_input *pkv_input_new(int fd, bool device, bool follow)
 {
 	struct pkv_input *in = calloc(1, sizeof(*in));
+	struct stat st;
 
 	if (!in)
 		return NULL;
 	in->fd = fd;
+	in->regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
 	in->device = device;
 	in->follow = follow;
 	in->cap = device ? PKV_RECORD_MAX : PKV_STREAM_BUF;
@@ -63,35 +67,40 @@ void pkv_input_free(struct pkv_input *in)
 	free(in);
 }
 
+/* Is a byte or a record ready on @fd now? 1, 0, or -errno. */
+static int ready_now(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	int n;
+
+	do
+		n = poll(&p, 1, 0);
+	while (n < 0 && errno == EINTR);
+	return n < 0 ? -errno : n;
+}
+
+/*
+ * /dev/kmsg. The library never blocks: poll() is asked before each read()
+ * (the descriptor may be blocking, an inherited one's flags are the
+ * caller's). Nothing ready is the end without follow, PKV_EV_WAIT with it.
+ * POLLERR/POLLPRI is an overrun: the read() below says EPIPE.
+ */
 static void device_next(struct pkv_input *in, struct pkv_chunk *c)
 {
 	for (;;) {
+		int ready = ready_now(in->fd);
 		ssize_t n;
 
-		/*
-		 * Without follow, the end is where no record is ready: asked of
-		 * poll(), since the descriptor may block (an inherited one's
-		 * flags are the caller's). POLLERR/POLLPRI: an overrun, the
-		 * read() below says EPIPE.
-		 */
-		if (!in->follow) {
-			struct pollfd p = { .fd = in->fd, .events = POLLIN };
-			int ready = poll(&p, 1, 0);
-
-			if (ready < 0 && errno == EINTR)
-				continue;
-			if (ready < 0) {
-				c->ev = PKV_EV_ERROR;
-				c->err = errno;
-				return;
-			}
-			if (ready == 0) {
-				c->ev = PKV_EV_END;
-				return;
-			}
+		if (ready < 0) {
+			c->ev = PKV_EV_ERROR;
+			c->err = -ready;
+			return;
+		}
+		if (!ready) {
+			c->ev = in->follow ? PKV_EV_WAIT : PKV_EV_END;
+			return;
 		}
 		n = read(in->fd, in->buf, in->cap);
-
 		if (n > 0) {
 			c->ev = PKV_EV_RECORD;
 			c->raw = in->buf;
@@ -108,18 +117,8 @@ static void device_next(struct pkv_input *in, struct pkv_chunk *c)
 			c->ev = PKV_EV_OVERRUN;
 			return;
 		}
-		if (errno == EAGAIN && in->follow) {
-			struct pollfd p = { .fd = in->fd, .events = POLLIN };
-
-			if (poll(&p, 1, -1) < 0 && errno != EINTR) {
-				c->ev = PKV_EV_ERROR;
-				c->err = errno;
-				return;
-			}
-			continue;
-		}
 		if (errno == EAGAIN) {
-			c->ev = PKV_EV_END;
+			c->ev = in->follow ? PKV_EV_WAIT : PKV_EV_END;
 			return;
 		}
 		c->ev = PKV_EV_ERROR;
@@ -140,14 +139,20 @@ static bool refill(struct pkv_input *in, struct pkv_chunk *c)
 		in->start = 0;
 	}
 	if (in->fill == in->cap) {
-		/* Longer than the buffer: keep its head, drop the rest as it comes. */
+		/*
+		 * Longer than the buffer: keep its head, drop the rest as it
+		 * comes. What is not scanned yet stays: a newline at the very
+		 * end may be the record's last byte, then the next one starts.
+		 */
 		if (!in->skipping) {
 			memcpy(in->head, in->buf, sizeof(in->head));
 			in->skipping = true;
 			in->skipped = 0;
 		}
-		in->skipped += in->fill;
-		in->fill = in->scan = 0;
+		in->skipped += in->scan;
+		memmove(in->buf, in->buf + in->scan, in->fill - in->scan);
+		in->fill -= in->scan;
+		in->scan = 0;
 	}
 	do
 		n = read(in->fd, in->buf + in->fill, in->cap - in->fill);
@@ -186,12 +191,18 @@ static void stream_next(struct pkv_input *in, struct pkv_chunk *c)
 				in->scan = end;
 				continue;
 			}
-			/* A newline at the end of what was read: decided by the next byte. */
-			if (in->eof) {
+			/*
+			 * A newline at the end of what was read: decided by the
+			 * next byte, a space for a dictionary line. From a pipe
+			 * or a terminal, a record waits for no byte that is not
+			 * there yet: a writer writes a record with its
+			 * dictionary in one write(), as read() of /dev/kmsg
+			 * returns them.
+			 */
+			if (in->eof || (!in->regular && ready_now(in->fd) == 0))
 				found = true;
-			} else {
+			else
 				in->scan = (size_t)(nl - in->buf);
-			}
 			break;
 		}
 		if (!found && in->eof && in->fill > in->start) {
@@ -228,6 +239,11 @@ static void stream_next(struct pkv_input *in, struct pkv_chunk *c)
 		}
 		if (in->eof || in->failed) {
 			c->ev = PKV_EV_END;
+			return;
+		}
+		/* A pipe or a terminal with nothing to read yet: never block. */
+		if (!in->regular && in->fill < in->cap && ready_now(in->fd) == 0) {
+			c->ev = PKV_EV_WAIT;
 			return;
 		}
 		if (!refill(in, c))

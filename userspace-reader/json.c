@@ -472,3 +472,12 @@ int pkv_json_seq_back(struct pkv_json *j, uint64_t after_seq, uint64_t next_seq)
 
 	return emit(j, back_fn, &g);
 }
+
+int pkv_json_seq_event(struct pkv_json *j, const struct pkv_seq_event *ev, uint64_t seq)
+{
+	if (ev->new_boot && pkv_json_seq_back(j, ev->boot_after, seq))
+		return -1;
+	if (ev->gap && pkv_json_gap(j, &ev->g))
+		return -1;
+	return 0;
+}

@@ -8,12 +8,14 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <sys/sysmacros.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #define KMSG2JSON_VERSION "0.1"
@@ -35,7 +37,12 @@ static void usage(FILE *o)
 	      "                          notice,info,debug or 0-7; 'err+' is err and more\n"
 	      "                          severe, '+err' is err and less severe\n"
 	      "      --facility LIST     only these facilities: kern,user,daemon,... or numbers\n"
-	      "      --since-seq N       only records with sequence number N or later\n"
+	      "      --since-seq N       start at sequence number N: records lost from N on\n"
+	      "                          are a gap\n"
+	      "      --after-cursor C    start after cursor C (\"b=BOOT_ID;s=SEQ\"), where an\n"
+	      "                          earlier run stopped; another boot's is a new boot\n"
+	      "      --cursor-file FILE  start after the cursor in FILE if there is one, and\n"
+	      "                          write the last record's cursor to it at the end\n"
 	      "  -m, --match KEY=VALUE   only records whose field, dictionary entry or\n"
 	      "                          prefix KEY is VALUE; repeat: all must hold\n"
 	      "  -s, --structured-only   only records with printk_kv fields\n"
@@ -56,7 +63,19 @@ struct options {
 	bool follow, pretty, new_only;
 	unsigned int parse_flags;	/* PKV_PARSE_* */
 	const char *file;
+	bool have_start;		/* --since-seq, --after-cursor or a cursor file's */
+	struct pkv_cursor start;	/* start after it */
+	const char *cursor_file;
 };
+
+/* Set by SIGINT and SIGTERM when a cursor file is to be written at the end. */
+static volatile sig_atomic_t stop_requested;
+
+static void request_stop(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
 
 static int parse_options(int argc, char **argv, struct options *o)
 {
@@ -66,6 +85,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "level", required_argument, NULL, 'l' },
 		{ "facility", required_argument, NULL, 'F' },
 		{ "since-seq", required_argument, NULL, 'S' },
+		{ "after-cursor", required_argument, NULL, 'A' },
+		{ "cursor-file", required_argument, NULL, 'C' },
 		{ "match", required_argument, NULL, 'm' },
 		{ "structured-only", no_argument, NULL, 's' },
 		{ "unmarked", no_argument, NULL, 'u' },
@@ -75,6 +96,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ NULL, 0, NULL, 0 },
 	};
 	char why[160];
+	uint64_t v;
 	int c;
 
 	while ((c = getopt_long(argc, argv, "fnl:m:suphV", longopts, NULL)) != -1) {
@@ -97,12 +119,25 @@ static int parse_options(int argc, char **argv, struct options *o)
 			break;
 		case 'S':
 			errno = 0;
-			o->filter.since_seq = strtoull(optarg, &end, 10);
+			v = strtoull(optarg, &end, 10);
 			if (errno || end == optarg || *end || optarg[0] == '-') {
 				snprintf(why, sizeof(why), "--since-seq '%s' is not a sequence number", optarg);
 				goto bad;
 			}
-			o->filter.have_since = true;
+			/* Record 0 has no record before it: start at the beginning. */
+			o->have_start = v > 0;
+			o->start = (struct pkv_cursor){ .seq = v - (v > 0) };
+			break;
+		case 'A':
+			if (pkv_cursor_parse(&o->start, optarg, strlen(optarg))) {
+				snprintf(why, sizeof(why),
+					 "--after-cursor '%.80s' is not a cursor (b=BOOT_ID;s=SEQ)", optarg);
+				goto bad;
+			}
+			o->have_start = true;
+			break;
+		case 'C':
+			o->cursor_file = optarg;
 			break;
 		case 'm':
 			if (filter_add_match(&o->filter, optarg, why, sizeof(why)))
@@ -185,47 +220,143 @@ static int open_input(const struct options *o, const char **name, bool *device)
 	return fd;
 }
 
+/*
+ * The cursor file: read the cursor to start after, if the file has one (a
+ * missing or empty file is a first run). 0, or -1 with a message.
+ */
+static int read_cursor_file(struct options *o)
+{
+	char buf[PKV_CURSOR_MAX + 2];
+	ssize_t n;
+	int fd = open(o->cursor_file, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0 && errno == ENOENT)
+		return 0;
+	if (fd < 0) {
+		fprintf(stderr, "kmsg2json: %s: cannot open: %s\n", o->cursor_file, strerror(errno));
+		return -1;
+	}
+	do
+		n = read(fd, buf, sizeof(buf));
+	while (n < 0 && errno == EINTR);
+	close(fd);
+	if (n < 0) {
+		fprintf(stderr, "kmsg2json: %s: cannot read: %s\n", o->cursor_file, strerror(errno));
+		return -1;
+	}
+	if (n == 0)
+		return 0;
+	if (o->have_start) {
+		fprintf(stderr, "kmsg2json: %s: a cursor file and --since-seq or --after-cursor: "
+			"give one start\n", o->cursor_file);
+		return -1;
+	}
+	if ((size_t)n == sizeof(buf) || pkv_cursor_parse(&o->start, buf, (size_t)n)) {
+		fprintf(stderr, "kmsg2json: %s: not a cursor (b=BOOT_ID;s=SEQ); remove the file "
+			"to start from the oldest record\n", o->cursor_file);
+		return -1;
+	}
+	o->have_start = true;
+	return 0;
+}
+
+/* Write @c to the cursor file by rename(), so that it is whole or old. */
+static int write_cursor_file(const char *path, const struct pkv_cursor *c)
+{
+	char text[PKV_CURSOR_MAX + 1], tmp[4096];
+	int len = pkv_cursor_format(c, text, sizeof(text) - 1);
+	int fd;
+
+	if (len < 0 || snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp))
+		goto fail;
+	text[len++] = '\n';
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		goto fail;
+	if (write(fd, text, (size_t)len) != len || fsync(fd)) {
+		close(fd);
+		unlink(tmp);
+		goto fail;
+	}
+	if (close(fd) || rename(tmp, path)) {
+		unlink(tmp);
+		goto fail;
+	}
+	return 0;
+fail:
+	fprintf(stderr, "kmsg2json: %s: cannot write the cursor: %s\n", path, strerror(errno));
+	return -1;
+}
+
 int main(int argc, char **argv)
 {
 	struct options o = { 0 };
 	struct pkv_json j = { .out = stdout };
 	struct pkv_seqtrack seq = { 0 };
+	struct pkv_cursor here = { 0 };
 	struct pkv_record *r;
 	struct pkv_input *in;
+	struct pkv_gap end_gap;
 	const char *name;
-	bool device, overrun = false;
+	bool device;
 	int fd, status = 0;
 
 	if (parse_options(argc, argv, &o))
+		return EXIT_USAGE;
+	if (o.cursor_file && read_cursor_file(&o))
 		return EXIT_USAGE;
 	j.pretty = o.pretty;
 	fd = open_input(&o, &name, &device);
 	if (fd < 0)
 		return EXIT_USAGE;
+	/* The boot of a saved stream is not known: its cursors hold the seq only. */
+	here.have_boot = device && pkv_boot_id(here.boot) == 0;
+	if (o.have_start)
+		pkv_seq_resume(&seq, o.start.seq, !o.start.have_boot || !here.have_boot ||
+			       !strcmp(o.start.boot, here.boot));
 	r = malloc(sizeof(*r));
 	in = pkv_input_new(fd, device, o.follow);
 	if (!r || !in) {
 		fprintf(stderr, "kmsg2json: out of memory\n");
 		return EXIT_USAGE;
 	}
-	if (!o.follow)
-		setvbuf(stdout, NULL, _IOFBF, 1 << 16);
+	if (o.cursor_file && o.follow) {
+		/* No SA_RESTART: poll() below returns, and the cursor is written. */
+		struct sigaction sa = { .sa_handler = request_stop };
 
-	for (;;) {
+		sigaction(SIGINT, &sa, NULL);
+		sigaction(SIGTERM, &sa, NULL);
+	}
+	setvbuf(stdout, NULL, _IOFBF, 1 << 16);
+
+	while (!stop_requested) {
+		struct pkv_seq_event sev;
 		struct pkv_chunk c;
-		uint64_t lost;
 		bool bad;
 
 		pkv_input_next(in, &c);
 		if (c.ev == PKV_EV_END)
 			break;
+		if (c.ev == PKV_EV_WAIT) {
+			struct pollfd p = { .fd = fd, .events = POLLIN };
+
+			/* Whatever was written reaches the reader before the wait. */
+			if (fflush(stdout))
+				break;
+			if (poll(&p, 1, -1) < 0 && errno != EINTR) {
+				fprintf(stderr, "kmsg2json: %s: poll failed: %s\n", name, strerror(errno));
+				status = EXIT_MALFORMED;
+				break;
+			}
+			continue;
+		}
 		if (c.ev == PKV_EV_ERROR) {
 			fprintf(stderr, "kmsg2json: %s: read failed: %s\n", name, strerror(c.err));
 			status = EXIT_MALFORMED;
 			break;
 		}
 		if (c.ev == PKV_EV_OVERRUN) {
-			overrun = true;
+			pkv_seq_overrun(&seq);
 			continue;
 		}
 		/* Of an over-long record only the head is kept: its header still counts. */
@@ -235,53 +366,32 @@ int main(int argc, char **argv)
 				 c.total, PKV_RECORD_MAX);
 		/* A malformed record whose header parsed still accounts for its seq. */
 		if (r->have_seq) {
-			uint64_t after = seq.last;
-			enum pkv_seq_step step = pkv_seq_step(&seq, r->seq, &lost);
-
-			if (step == PKV_SEQ_BACK)
-				pkv_json_seq_back(&j, after, r->seq);
-			/*
-			 * An overrun before the first record, or across a new
-			 * boot: how many is unknown, and so is the seq before.
-			 */
-			if (step == PKV_SEQ_GAP || overrun) {
-				bool known = step != PKV_SEQ_FIRST && step != PKV_SEQ_BACK;
-				struct pkv_gap g = {
-					.reason = overrun ? "overrun" : "seq",
-					.lost_known = known, .lost = lost,
-					.have_after = known, .after_seq = after,
-					.have_next = true, .next_seq = r->seq,
-				};
-
-				pkv_json_gap(&j, &g);
-			}
-			overrun = false;
+			if (pkv_seq_record(&seq, r->seq, &sev) == PKV_SEQ_OLD)
+				continue;
+			pkv_json_seq_event(&j, &sev, r->seq);
+			here.seq = r->seq;
 		}
 		if (bad) {
 			pkv_json_malformed(&j, r->why, c.raw, c.len, c.total);
 			status = EXIT_MALFORMED;
-			if (o.follow)
-				fflush(stdout);
 			continue;
 		}
-		if (filter_pass(&o.filter, r) && pkv_json_record(&j, r)) {
-			fprintf(stderr, "kmsg2json: write failed: %s\n", strerror(errno));
-			return EXIT_MALFORMED;
-		}
-		if (o.follow)
-			fflush(stdout);
+		if (filter_pass(&o.filter, r) && pkv_json_record(&j, r))
+			break;
 	}
-	if (overrun) {
-		/* At the end: no record came after it. */
-		struct pkv_gap g = { .reason = "overrun", .have_after = seq.have_last,
-				     .after_seq = seq.last };
-
-		pkv_json_gap(&j, &g);
-	}
-	if (fflush(stdout)) {
+	if (pkv_seq_end(&seq, &end_gap))
+		pkv_json_gap(&j, &end_gap);
+	if (fflush(stdout) || ferror(stdout)) {
 		fprintf(stderr, "kmsg2json: write failed: %s\n", strerror(errno));
 		status = EXIT_MALFORMED;
 	}
+	/*
+	 * The last record read, shown or filtered out. Without a record past
+	 * the start, the file keeps the cursor it had.
+	 */
+	if (o.cursor_file && seq.have_last && seq.resume == PKV_RESUME_NONE &&
+	    write_cursor_file(o.cursor_file, &here))
+		status = EXIT_MALFORMED;
 	for (size_t i = 0; i < o.filter.nmatch; i++)
 		free((char *)o.filter.match[i].key);
 	pkv_input_free(in);

@@ -151,6 +151,7 @@ enum pkv_event {
 	PKV_EV_OVERRUN,		/* EPIPE: records were overwritten before they were read */
 	PKV_EV_ERROR,		/* a read failed: ev->err is the errno */
 	PKV_EV_END,		/* end of input, or nothing more to read without --follow */
+	PKV_EV_WAIT,		/* nothing to read now: poll() the fd for POLLIN, then call again */
 };
 
 struct pkv_chunk {
@@ -169,16 +170,41 @@ struct pkv_input;
  * otherwise a stream of records. The fd's flags are never changed, and it
  * stays the caller's to close. Returns NULL with errno set on allocation
  * failure; read errors come as events.
+ *
+ * pkv_input_next() never blocks, whether the fd is blocking or not: where
+ * a read() could wait (/dev/kmsg with @follow, a pipe, a terminal) it
+ * returns PKV_EV_WAIT instead, and the caller polls the fd, from its own
+ * event loop if it has one.
  */
 struct pkv_input *pkv_input_new(int fd, bool device, bool follow);
 void pkv_input_free(struct pkv_input *in);
 /* Fill @c with the next event; the bytes stay valid until the next call. */
 void pkv_input_next(struct pkv_input *in, struct pkv_chunk *c);
 
-/* Gaps: seq numbers that should have come but did not. */
+/* Sequence numbers ---------------------------------------------------- */
+
+/*
+ * Records that should have come but did not: a JSON gap object. An unknown
+ * count or seq is written as null.
+ */
+struct pkv_gap {
+	const char *reason;		/* "overrun" or "seq" */
+	bool lost_known, have_after, have_next;
+	uint64_t lost, after_seq, next_seq;
+};
+
+enum pkv_resume {
+	PKV_RESUME_NONE,
+	PKV_RESUME_SKIP,	/* records up to t->last were read before */
+	PKV_RESUME_NEW_BOOT,	/* t->last is another boot's */
+};
+
+/* Gaps and new boots; zero it to start. */
 struct pkv_seqtrack {
 	bool have_last;
 	uint64_t last;
+	bool overrun;			/* records were overwritten before the next one */
+	enum pkv_resume resume;
 };
 
 /* Where a record's seq stands after the last one's. */
@@ -188,6 +214,7 @@ enum pkv_seq_step {
 	PKV_SEQ_GAP,		/* records lost in between: *lost of them */
 	PKV_SEQ_SAME,		/* the last one again (a replayed record) */
 	PKV_SEQ_BACK,		/* lower: a new boot, or another boot's capture */
+	PKV_SEQ_OLD,		/* at or before the resume point: read before, skip it */
 };
 
 /*
@@ -196,6 +223,49 @@ enum pkv_seq_step {
  * compared, never last + 1.
  */
 enum pkv_seq_step pkv_seq_step(struct pkv_seqtrack *t, uint64_t seq, uint64_t *lost);
+
+/*
+ * Resume after @after_seq, the last record a reader read before. Of the
+ * same boot: the records up to it are PKV_SEQ_OLD, and records lost after
+ * it are a gap. Of another boot: the first record reports a new boot.
+ */
+void pkv_seq_resume(struct pkv_seqtrack *t, uint64_t after_seq, bool same_boot);
+/* The input reported an overrun (PKV_EV_OVERRUN). */
+void pkv_seq_overrun(struct pkv_seqtrack *t);
+
+/* What a reader reports before a record: a new boot, then a gap. */
+struct pkv_seq_event {
+	enum pkv_seq_step step;
+	bool new_boot;			/* the seq went back, or the boot id changed */
+	uint64_t boot_after;		/* the old boot's last seq */
+	bool gap;
+	struct pkv_gap g;
+};
+
+/* Account for a record of @seq; PKV_SEQ_OLD: skip the record. */
+enum pkv_seq_step pkv_seq_record(struct pkv_seqtrack *t, uint64_t seq,
+				 struct pkv_seq_event *ev);
+/* At the end of input: true, with @g, when an overrun came after the last record. */
+bool pkv_seq_end(struct pkv_seqtrack *t, struct pkv_gap *g);
+
+/*
+ * A cursor: where a reader stopped, "b=BOOT_ID;s=SEQ" (the boot id's 32 hex
+ * digits), or "s=SEQ" when the boot is not known (a saved stream).
+ */
+#define PKV_BOOT_ID_LEN	32
+#define PKV_CURSOR_MAX	64
+struct pkv_cursor {
+	bool have_boot;
+	char boot[PKV_BOOT_ID_LEN + 1];
+	uint64_t seq;
+};
+
+/* Parse @n bytes (a final newline allowed): 0, or -EINVAL. */
+int pkv_cursor_parse(struct pkv_cursor *c, const char *s, size_t n);
+/* Write it NUL-terminated: its length, or -ENOSPC. */
+int pkv_cursor_format(const struct pkv_cursor *c, char *buf, size_t n);
+/* This boot's id, from /proc/sys/kernel/random/boot_id: 0 or -errno. */
+int pkv_boot_id(char boot[PKV_BOOT_ID_LEN + 1]);
 
 /* JSON ----------------------------------------------------------------- */
 
@@ -209,15 +279,12 @@ int pkv_json_record(struct pkv_json *j, const struct pkv_record *r);
 /* A malformed record: its reason and its bytes, escaped. */
 int pkv_json_malformed(struct pkv_json *j, const char *why, const char *raw,
 		       size_t len, size_t total);
-/* Records that did not arrive; an unknown count or seq is written as null. */
-struct pkv_gap {
-	const char *reason;		/* "overrun" or "seq" */
-	bool lost_known, have_after, have_next;
-	uint64_t lost, after_seq, next_seq;
-};
+/* Records that did not arrive. */
 int pkv_json_gap(struct pkv_json *j, const struct pkv_gap *g);
 /* {"new_boot":true,"after_seq":A,"next_seq":B}: the seq went back. */
 int pkv_json_seq_back(struct pkv_json *j, uint64_t after_seq, uint64_t next_seq);
+/* What pkv_seq_record() found: the new boot object, then the gap's. */
+int pkv_json_seq_event(struct pkv_json *j, const struct pkv_seq_event *ev, uint64_t seq);
 
 /* Write @p as a JSON string; invalid UTF-8 is written as an array of bytes. */
 void pkv_json_string(FILE *out, const char *p, size_t n);

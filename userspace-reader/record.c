@@ -271,26 +271,6 @@ const struct pkv_dict_entry *pkv_dict_get(const struct pkv_record *r, const char
 	return NULL;
 }
 
-enum pkv_seq_step pkv_seq_step(struct pkv_seqtrack *t, uint64_t seq, uint64_t *lost)
-{
-	uint64_t last = t->last;
-	bool had = t->have_last;
-
-	*lost = 0;
-	t->last = seq;
-	t->have_last = true;
-	if (!had)
-		return PKV_SEQ_FIRST;
-	if (seq == last)
-		return PKV_SEQ_SAME;
-	if (seq < last)
-		return PKV_SEQ_BACK;
-	if (seq - last == 1)
-		return PKV_SEQ_NEXT;
-	*lost = seq - last - 1;
-	return PKV_SEQ_GAP;
-}
-
 /* Dictionary keys that are not a field's line. */
 static bool is_device_key(struct pkv_span k)
 {

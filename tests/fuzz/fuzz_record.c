@@ -24,23 +24,31 @@ struct out {
 	size_t len, checked;
 };
 
+/* Every object written since the last check: each one valid JSON, an object. */
 static void check_json(struct out *o)
 {
 	json_error_t err;
 	json_t *v;
 
 	fflush(o->f);
-	v = json_loadb(o->buf + o->checked, o->len - o->checked,
-		       JSON_REJECT_DUPLICATES | JSON_DECODE_INT_AS_REAL |
-		       JSON_ALLOW_NUL, &err);
-	if (!v || !json_is_object(v)) {
-		fprintf(stderr, "invalid JSON written (%s at column %d): %.*s\n",
-			v ? "not an object" : err.text, err.column,
-			(int)(o->len - o->checked), o->buf + o->checked);
+	if (o->checked == o->len) {
+		fprintf(stderr, "nothing written\n");
 		abort();
 	}
-	json_decref(v);
-	o->checked = o->len;
+	while (o->checked < o->len) {
+		v = json_loadb(o->buf + o->checked, o->len - o->checked,
+			       JSON_REJECT_DUPLICATES | JSON_DECODE_INT_AS_REAL |
+			       JSON_ALLOW_NUL | JSON_DISABLE_EOF_CHECK, &err);
+		if (!v || !json_is_object(v) || o->buf[o->checked + err.position] != '\n') {
+			fprintf(stderr, "invalid JSON written (%s at column %d): %.*s\n",
+				!v ? err.text : !json_is_object(v) ? "not an object" :
+				"no newline after the object", err.column,
+				(int)(o->len - o->checked), o->buf + o->checked);
+			abort();
+		}
+		json_decref(v);
+		o->checked += err.position + 1;
+	}
 }
 
 static void check_record(const struct pkv_record *r)
@@ -106,18 +114,11 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		      c.ev == PKV_EV_OVERLONG;
 		/* Every object kmsg2json writes for it: new boot, gap, record. */
 		if (r.have_seq) {
-			uint64_t after = seq.last, lost;
-			enum pkv_seq_step step = pkv_seq_step(&seq, r.seq, &lost);
-			struct pkv_gap g = { .reason = "seq", .lost_known = true, .lost = lost,
-					     .have_after = true, .after_seq = after,
-					     .have_next = true, .next_seq = r.seq };
+			struct pkv_seq_event ev;
 
-			if (step == PKV_SEQ_BACK) {
-				pkv_json_seq_back(&j, after, r.seq);
-				check_json(&o);
-			}
-			if (step == PKV_SEQ_GAP) {
-				pkv_json_gap(&j, &g);
+			pkv_seq_record(&seq, r.seq, &ev);
+			if (ev.new_boot || ev.gap) {
+				pkv_json_seq_event(&j, &ev, r.seq);
 				check_json(&o);
 			}
 		}

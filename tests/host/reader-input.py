@@ -9,8 +9,11 @@ import fcntl
 import json
 import os
 import pty
+import re
+import select
 import subprocess
 import sys
+import tempfile
 import termios
 import time
 
@@ -81,5 +84,145 @@ if fd >= 0:
 p = subprocess.run([k2j, "/dev/null"], capture_output=True, timeout=20)
 result(p.returncode == 0 and p.stdout == b"", "/dev/null is an empty stream",
        "exit %d, output %r" % (p.returncode, p.stdout[:200]))
+
+def run(args, data=None):
+    p = subprocess.run([k2j] + args, input=data, capture_output=True, timeout=60)
+    return p.returncode, [json.loads(x) for x in p.stdout.splitlines()], p.stderr.decode()
+
+
+def summary(objs):
+    """seq for a record, "gap:LOST:AFTER:NEXT", "boot:AFTER:NEXT"."""
+    out = []
+    for o in objs:
+        if o.get("gap"):
+            out.append("gap:%s:%s:%s" % (o["lost"], o["after_seq"], o["next_seq"]))
+        elif o.get("new_boot"):
+            out.append("boot:%s:%s" % (o["after_seq"], o["next_seq"]))
+        else:
+            out.append(o.get("seq"))
+    return out
+
+
+def read_or_none(path):
+    try:
+        with open(path) as f:
+            return f.read()
+    except OSError:
+        return None
+
+
+def records(*seqs):
+    return b"".join(b"6,%d,0,-;r%d\n" % (q, q) for q in seqs)
+
+
+def expect(args, data, want, desc, rc=0):
+    code, objs, err = run(args, data)
+    got = summary(objs)
+    result(code == rc and got == want, desc, "exit %d, got %r, want %r, stderr %r" %
+           (code, got, want, err))
+
+
+# A record from a pipe is printed when it arrives, not when the next one's
+# first byte does (it could be a dictionary line's space), and so is a
+# malformed record's object.
+r, w = os.pipe()
+p = subprocess.Popen([k2j, "-"], stdin=r, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+os.close(r)
+
+
+def line_within(sec):
+    ready = select.select([p.stdout], [], [], sec)[0]
+    return p.stdout.readline() if ready else b""
+
+
+os.write(w, b"6,1,0,-;from a pipe\n SUBSYSTEM=net\n")
+first = line_within(10)
+os.write(w, b"not a record\n")
+second = line_within(10)
+os.close(w)
+rest, err = p.communicate(timeout=20)
+result(first.startswith(b"{") and json.loads(first).get("dict") == {"SUBSYSTEM": "net"},
+       "a piped record is printed while the writer keeps the pipe open", "got %r" % first)
+result(second.startswith(b'{"error"'), "a piped malformed record's object is printed at once",
+       "got %r" % second)
+result(p.returncode == 1 and rest == b"", "the malformed record makes the exit status 1",
+       "exit %d, then %r" % (p.returncode, rest))
+
+# --since-seq N: a resume point. Records lost from N on are a gap; a new
+# boot after it is reported, and its records printed.
+expect(["--since-seq", "6", "-"], records(5, 6, 7), [6, 7], "--since-seq 6 starts at 6")
+expect(["--since-seq", "3", "-"], records(5, 6, 7), ["gap:2:2:5", 5, 6, 7],
+       "--since-seq 3 before the oldest record: records 3 and 4 are a gap")
+expect(["--since-seq", "6", "-"], records(5, 6, 7, 2, 3), [6, 7, "boot:7:2", 2, 3],
+       "--since-seq 6: a new boot after it is reported and printed")
+expect(["--since-seq", "9", "-"], records(5, 6, 7), [], "--since-seq past the last record: nothing")
+expect(["--since-seq", "0", "-"], records(0, 1), [0, 1], "--since-seq 0 starts at record 0")
+expect(["--after-cursor", "s=5", "-"], records(5, 6, 7), [6, 7], "--after-cursor s=5 starts at 6")
+expect(["--after-cursor", "s=5;x", "-"], records(5), [], "a malformed cursor is a usage error", 2)
+
+# --cursor-file: where the last run stopped; written at the end.
+with tempfile.TemporaryDirectory() as tmp:
+    cur = os.path.join(tmp, "cursor")
+    expect(["--cursor-file", cur, "-"], records(1, 2, 3), [1, 2, 3], "a first run reads everything")
+    text = read_or_none(cur)
+    result(text == "s=3\n", "the cursor file holds the last record's seq", "got %r" % text)
+    expect(["--cursor-file", cur, "--level", "err", "-"], records(1, 2, 3, 4, 5), [],
+           "the next run starts after it (records 4 and 5, filtered out)")
+    text = read_or_none(cur)
+    result(text == "s=5\n", "filtered records move the cursor too", "got %r" % text)
+    expect(["--cursor-file", cur, "-"], records(1, 2, 3, 4, 5), [], "nothing new: nothing printed")
+    text = read_or_none(cur)
+    result(text == "s=5\n", "nothing new: the cursor stays", "got %r" % text)
+    expect(["--cursor-file", cur, "-"], records(4, 5, 9), ["gap:3:5:9", 9],
+           "records lost since the last run are a gap")
+    open(cur, "w").write("garbage\n")
+    code, objs, err = run(["--cursor-file", cur, "-"], records(1))
+    result(code == 2 and cur in err and "not a cursor" in err and not objs,
+           "a bad cursor file stops kmsg2json, naming the file", "exit %d, stderr %r" % (code, err))
+    result(open(cur).read() == "garbage\n", "a bad cursor file is left as it was")
+    code, objs, err = run(["--cursor-file", cur, "--since-seq", "2", "-"], records(1))
+    result(code == 2 and "one start" in err, "a cursor file and --since-seq together are refused",
+           "exit %d, stderr %r" % (code, err))
+
+# /dev/kmsg: the cursor holds this boot's id; another boot's cursor is a new
+# boot. Only the shape is checked: the host's records are not ours.
+if fd >= 0:
+    boot = open("/proc/sys/kernel/random/boot_id").read().strip().replace("-", "")
+    with tempfile.TemporaryDirectory() as tmp:
+        cur = os.path.join(tmp, "cursor")
+        code, objs, err = run(["--cursor-file", cur])
+        text = read_or_none(cur) or ""
+        m = re.fullmatch(r"b=([0-9a-f]{32});s=(\d+)\n", text)
+        result(code == 0 and m and m.group(1) == boot,
+               "a /dev/kmsg cursor holds this boot's id", "exit %d, cursor %r, boot %s" %
+               (code, text, boot))
+        if m:
+            code, objs, err = run(["--cursor-file", cur])
+            seqs = [o.get("seq") for o in objs if "seq" in o]
+            result(code == 0 and all(q > int(m.group(2)) for q in seqs) and
+                   not any(o.get("new_boot") for o in objs),
+                   "the next run on /dev/kmsg prints only later records (%d)" % len(seqs),
+                   "exit %d, seqs %r" % (code, seqs[:5]))
+        # Following, stopped by SIGTERM: the cursor is written on the way out.
+        os.unlink(cur)
+        p = subprocess.Popen([k2j, "--follow", "--cursor-file", cur],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        time.sleep(1.5)
+        p.terminate()
+        try:
+            err = p.communicate(timeout=20)[1]
+        except subprocess.TimeoutExpired:
+            p.kill()
+            err = p.communicate()[1]
+        text = read_or_none(cur) or ""
+        result(p.returncode == 0 and re.fullmatch(r"b=%s;s=\d+\n" % boot, text),
+               "--follow stopped by SIGTERM writes its cursor and exits 0",
+               "exit %d, cursor %r, stderr %r" % (p.returncode, text, err))
+        other = "b=" + "0" * 32 + ";s=5"
+        code, objs, err = run(["--after-cursor", other])
+        result(code == 0 and objs and objs[0].get("new_boot") is True and objs[0]["after_seq"] == 5,
+               "another boot's cursor on /dev/kmsg: a new boot first", "exit %d, first %r" %
+               (code, objs[:1]))
+
 print("reader-input: %d failed" % failed)
 sys.exit(1 if failed else 0)

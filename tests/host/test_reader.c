@@ -393,11 +393,15 @@ static void test_stream_split(void **state)
 
 static void test_stream_overlong(void **state)
 {
-	/* One record just over PKV_RECORD_MAX, one over the 1 MiB buffer. */
-	size_t sizes[] = { PKV_RECORD_MAX + 1, (3u << 20) + 5 };
+	/*
+	 * One record just over PKV_RECORD_MAX, one over the 1 MiB buffer,
+	 * and two whose newline is the last byte of a full buffer: the
+	 * record after them is still a record of its own.
+	 */
+	size_t sizes[] = { PKV_RECORD_MAX + 1, (3u << 20) + 5, 1u << 20, 2u << 20 };
 
 	(void)state;
-	for (size_t k = 0; k < 2; k++) {
+	for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
 		size_t n = sizes[k] + 20;
 		char *d = malloc(n);
 		struct collected c;
@@ -442,6 +446,99 @@ static void test_seq_gap(void **state)
 	assert_true(lost == UINT64_MAX - ((1ull << 63) + 12) - 1);
 	assert_int_equal(pkv_seq_step(&t, 3, &lost), PKV_SEQ_BACK);
 	assert_int_equal(lost, 0);
+}
+
+/* Resuming: records up to the resume point are skipped, losses after it are a gap. */
+static void test_seq_resume(void **state)
+{
+	struct pkv_seqtrack t = { 0 };
+	struct pkv_seq_event ev;
+	struct pkv_gap g;
+
+	(void)state;
+	pkv_seq_resume(&t, 9, true);
+	assert_int_equal(pkv_seq_record(&t, 4, &ev), PKV_SEQ_OLD);
+	assert_int_equal(pkv_seq_record(&t, 9, &ev), PKV_SEQ_OLD);
+	assert_int_equal(pkv_seq_record(&t, 10, &ev), PKV_SEQ_NEXT);
+	assert_false(ev.gap || ev.new_boot);
+	/* Once past it, a lower seq is a new boot, not an old record. */
+	assert_int_equal(pkv_seq_record(&t, 2, &ev), PKV_SEQ_BACK);
+	assert_true(ev.new_boot);
+	assert_int_equal(ev.boot_after, 10);
+
+	/* Records after the resume point were overwritten before the read. */
+	memset(&t, 0, sizeof(t));
+	pkv_seq_resume(&t, 9, true);
+	assert_int_equal(pkv_seq_record(&t, 15, &ev), PKV_SEQ_GAP);
+	assert_true(ev.gap && ev.g.lost_known && ev.g.have_after);
+	assert_int_equal(ev.g.lost, 5);
+	assert_int_equal(ev.g.after_seq, 9);
+	assert_string_equal(ev.g.reason, "seq");
+
+	/* Another boot's cursor: the first record is a new boot, nothing skipped. */
+	memset(&t, 0, sizeof(t));
+	pkv_seq_resume(&t, 900, false);
+	assert_int_equal(pkv_seq_record(&t, 0, &ev), PKV_SEQ_BACK);
+	assert_true(ev.new_boot && !ev.gap);
+	assert_int_equal(ev.boot_after, 900);
+	memset(&t, 0, sizeof(t));
+	pkv_seq_resume(&t, 3, false);
+	assert_int_equal(pkv_seq_record(&t, 50, &ev), PKV_SEQ_BACK);
+	assert_true(ev.new_boot && !ev.gap);
+
+	/* An overrun: reported with the next record, or at the end. */
+	memset(&t, 0, sizeof(t));
+	assert_int_equal(pkv_seq_record(&t, 1, &ev), PKV_SEQ_FIRST);
+	pkv_seq_overrun(&t);
+	assert_int_equal(pkv_seq_record(&t, 8, &ev), PKV_SEQ_GAP);
+	assert_string_equal(ev.g.reason, "overrun");
+	assert_int_equal(ev.g.lost, 6);
+	assert_false(pkv_seq_end(&t, &g));
+	pkv_seq_overrun(&t);
+	assert_true(pkv_seq_end(&t, &g));
+	assert_true(g.have_after && !g.have_next && !g.lost_known);
+	assert_int_equal(g.after_seq, 8);
+	/* Before the first record: neither count nor seq before is known. */
+	memset(&t, 0, sizeof(t));
+	pkv_seq_overrun(&t);
+	assert_int_equal(pkv_seq_record(&t, 40, &ev), PKV_SEQ_FIRST);
+	assert_true(ev.gap && !ev.g.lost_known && !ev.g.have_after);
+}
+
+static void test_cursor(void **state)
+{
+	static const char *const bad[] = {
+		"", "s=", "b=0123456789abcdef0123456789abcdef", "s=1;", ";s=1", "s=-1",
+		"s=18446744073709551616", "s=1;s=2", "x=1", "s=1 ", "s=1\nb=",
+		"b=0123456789abcdef0123456789abcde;s=1", "b=0123456789abcdef0123456789abcdef0;s=1",
+		"b=0123456789abcdef0123456789abcdeg;s=1", "b=01234567-89ab-cdef-0123-456789abcdef-;s=1",
+	};
+	struct pkv_cursor c;
+	char buf[PKV_CURSOR_MAX], boot[PKV_BOOT_ID_LEN + 1];
+	const char *s;
+
+	(void)state;
+	s = "b=01234567-89AB-cdef-0123-456789abcdef;s=18446744073709551615\n";
+	assert_int_equal(pkv_cursor_parse(&c, s, strlen(s)), 0);
+	assert_true(c.have_boot);
+	assert_string_equal(c.boot, "0123456789abcdef0123456789abcdef");
+	assert_true(c.seq == UINT64_MAX);
+	assert_int_equal(pkv_cursor_format(&c, buf, sizeof(buf)),
+			 strlen("b=0123456789abcdef0123456789abcdef;s=18446744073709551615"));
+	assert_string_equal(buf, "b=0123456789abcdef0123456789abcdef;s=18446744073709551615");
+	assert_int_equal(pkv_cursor_format(&c, buf, 20), -ENOSPC);
+	s = "s=7";
+	assert_int_equal(pkv_cursor_parse(&c, s, strlen(s)), 0);
+	assert_false(c.have_boot);
+	assert_int_equal(c.seq, 7);
+	assert_int_equal(pkv_cursor_format(&c, buf, sizeof(buf)), 3);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		if (pkv_cursor_parse(&c, bad[i], strlen(bad[i])) != -EINVAL)
+			fail_msg("cursor '%s' accepted", bad[i]);
+	}
+	/* This machine's boot id has 32 hex digits (Linux only). */
+	assert_int_equal(pkv_boot_id(boot), 0);
+	assert_int_equal(strspn(boot, "0123456789abcdef"), PKV_BOOT_ID_LEN);
 }
 
 static char *json_of(void (*fn)(FILE *), size_t *len)
@@ -692,12 +789,10 @@ static void test_filters(void **state)
 		free((char *)f.match[i].key);
 	memset(&f, 0, sizeof(f));
 	assert_int_equal(filter_add_match(&f, "SUBSYSTEM=net", why, sizeof(why)), 0);
-	f.have_since = true;
-	f.since_seq = 5;
 	f.structured_only = true;
 	parse("6,5,2,-;[kv a=1] m\n SUBSYSTEM=net\n");
 	assert_true(filter_pass(&f, &rec));
-	parse("6,4,2,-;[kv a=1] m\n SUBSYSTEM=net\n");
+	parse("6,4,2,-;[kv a=1] m\n SUBSYSTEM=usb\n");
 	assert_false(filter_pass(&f, &rec));
 	parse("6,6,2,-;m\n SUBSYSTEM=net\n");
 	assert_false(filter_pass(&f, &rec));
@@ -721,6 +816,8 @@ int main(void)
 		cmocka_unit_test(test_stream_split),
 		cmocka_unit_test(test_stream_overlong),
 		cmocka_unit_test(test_seq_gap),
+		cmocka_unit_test(test_seq_resume),
+		cmocka_unit_test(test_cursor),
 		cmocka_unit_test(test_json_strings),
 		cmocka_unit_test(test_json_record),
 		cmocka_unit_test(test_json_dict),
