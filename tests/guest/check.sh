@@ -1,10 +1,11 @@
 #!/bin/sh
 # check.sh RESULTS NAME: the meson test of one guest scenario, from the results
-# of the shared boot (tests/guest/boot-all.sh).
+# of the shared boot (tests/guest/boot-all.sh, the test guest-ENCODING-boot,
+# which meson runs first when both are selected).
 res=$1
 name=$2
 if [ ! -f "$res/$name.rc" ]; then
-	echo "scenario $name did not run; the boot said:"
+	echo "scenario $name did not run (its boot is the test guest-*-boot writing $res); the boot said:"
 	tail -n 40 "$res/boot.log" 2>/dev/null
 	exit 1
 fi
