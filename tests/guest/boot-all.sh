@@ -12,7 +12,7 @@ mkdir -p "$res"
 # The scenarios are the arguments that are files; the others are BOOT.SH's.
 missing=""
 for a in "$@"; do
-	[ -f "$a" ] && missing="$missing $(basename "$a" .sh)"
+	[ -f "$a" ] && missing="$missing $(basename "$a")"
 done
 "$boot" run --out "$res" "$@" >"$res/boot.log" 2>&1
 echo $? >"$res/boot.rc"
