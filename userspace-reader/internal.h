@@ -5,6 +5,27 @@
 
 #include "pkvkmsg.h"
 
+_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
+	      "the word scans find a word's first byte with ctz");
+
+#define ONES	0x0101010101010101ull
+#define HIGHS	0x8080808080808080ull
+
+/*
+ * The bytes of a little-endian word to escape ('"', '\\', < 0x20, 0x7f)
+ * or >= 0x80, as their top bits. Below the lowest one it is exact: without
+ * a byte >= 0x80, subtracting sets a byte's top bit only where it was
+ * below the subtrahend, or where a lower byte borrowed (a hit itself):
+ * x - 0x20 for the controls, (x ^ c) - 1 for a byte equal to c.
+ */
+static inline uint64_t word_needs_care(uint64_t w)
+{
+	uint64_t t = (w - ONES * 0x20) | ((w ^ ONES * '"') - ONES) |
+		     ((w ^ ONES * '\\') - ONES) | ((w ^ ONES * 0x7f) - ONES);
+
+	return (t | w) & HIGHS;
+}
+
 /* @n bytes of the record's storage, or NULL when it is full. */
 static inline char *pkv_take(struct pkv_record *r, size_t n)
 {

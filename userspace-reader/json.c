@@ -3,23 +3,201 @@
  * JSON output, one object per record. Strings that are not valid UTF-8 are
  * written as arrays of byte values, as journalctl -o json writes binary
  * fields, so every output line is valid JSON and every byte survives.
+ *
+ * The writer owns its output buffer: objects are appended to it with
+ * plain stores, and it goes to the sink (a write(2) loop on an fd, or the
+ * caller's function) in blocks of PKV_JSON_BLOCK bytes, between objects.
+ * Strings are escaped in one pass, eight bytes at a time while they hold
+ * nothing to escape and no byte >= 0x80, which is most kernel text.
  */
-#define _GNU_SOURCE	/* fwrite_unlocked, fputs_unlocked: one writer per FILE */
-#include "pkvkmsg.h"
+#include "internal.h"
 
-#include <inttypes.h>
+#include <errno.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-/* Decimal digits of @v, without printf's format parsing (the hot path). */
-static void put_u64(FILE *out, uint64_t v)
+/* Output is handed to the sink in blocks of about this size. */
+#define PKV_JSON_BLOCK	(64u << 10)
+
+struct pkv_json {
+	pkv_json_sink sink;
+	void *ctx;
+	int fd;
+	unsigned int flags;
+	char *buf;		/* the output not yet given to the sink */
+	size_t len, cap;
+	char *obj;		/* pretty: the compact object, then re-indented */
+	size_t obj_len, obj_cap;
+	int err;		/* the first failure, sticky */
+};
+
+/* The sink of pkv_json_new(): all of it to the fd, waiting when it is full. */
+static int fd_sink(void *ctx, const char *p, size_t n)
 {
-	char buf[20], *p = buf + sizeof(buf);
+	int fd = *(const int *)ctx;
 
-	do
-		*--p = (char)('0' + v % 10);
-	while (v /= 10);
-	fwrite_unlocked(p, 1, (size_t)(buf + sizeof(buf) - p), out);
+	while (n) {
+		ssize_t w = write(fd, p, n);
+
+		if (w > 0) {
+			p += w;
+			n -= (size_t)w;
+		} else if (w < 0 && errno == EAGAIN) {
+			/* An inherited non-blocking descriptor: its flags are the caller's. */
+			struct pollfd pfd = { .fd = fd, .events = POLLOUT };
+
+			if (poll(&pfd, 1, -1) < 0 && errno != EINTR)
+				return -errno;
+		} else if (w < 0 && errno != EINTR) {
+			return -errno;
+		} else if (w == 0) {
+			return -EIO;
+		}
+	}
+	return 0;
+}
+
+int pkv_json_new_sink(struct pkv_json **jp, pkv_json_sink sink, void *ctx,
+		      unsigned int flags)
+{
+	struct pkv_json *j;
+
+	*jp = NULL;
+	if (!sink || (flags & ~PKV_JSON_PRETTY))
+		return -EINVAL;
+	j = calloc(1, sizeof(*j));
+	if (!j)
+		return -ENOMEM;
+	j->cap = 2 * PKV_JSON_BLOCK;
+	j->buf = malloc(j->cap);
+	if (!j->buf) {
+		free(j);
+		return -ENOMEM;
+	}
+	j->sink = sink;
+	j->ctx = ctx;
+	j->fd = -1;
+	j->flags = flags;
+	*jp = j;
+	return 0;
+}
+
+int pkv_json_new(struct pkv_json **jp, int fd, unsigned int flags)
+{
+	int err;
+
+	if (fd < 0) {
+		*jp = NULL;
+		return -EBADF;
+	}
+	err = pkv_json_new_sink(jp, fd_sink, NULL, flags);
+	if (err)
+		return err;
+	(*jp)->fd = fd;
+	(*jp)->ctx = &(*jp)->fd;
+	return 0;
+}
+
+void pkv_json_free(struct pkv_json *j)
+{
+	if (!j)
+		return;
+	free(j->buf);
+	free(j->obj);
+	free(j);
+}
+
+int pkv_json_flush(struct pkv_json *j)
+{
+	if (!j->err && j->len) {
+		j->err = j->sink(j->ctx, j->buf, j->len);
+		if (j->err > 0)
+			j->err = -EIO;
+	}
+	j->len = 0;
+	return j->err;
+}
+
+/*
+ * Room for @n more bytes at the end of the buffer. Grows it for an object
+ * larger than the block (a record has a bounded size), or fails sticky.
+ */
+static char *grow(struct pkv_json *j, size_t n)
+{
+	size_t cap = j->cap;
+	char *p;
+
+	while (cap - j->len < n)
+		cap *= 2;
+	p = realloc(j->buf, cap);
+	if (!p) {
+		j->err = -ENOMEM;
+		return NULL;
+	}
+	j->buf = p;
+	j->cap = cap;
+	return j->buf + j->len;
+}
+
+static inline char *room(struct pkv_json *j, size_t n)
+{
+	if (__builtin_expect(j->cap - j->len >= n, 1))
+		return j->buf + j->len;
+	return grow(j, n);
+}
+
+static inline void put(struct pkv_json *j, const char *p, size_t n)
+{
+	char *o = room(j, n);
+
+	if (!o)
+		return;
+	memcpy(o, p, n);
+	j->len += n;
+}
+
+#define PUT_LIT(j, s)	put(j, s, sizeof(s) - 1)
+
+static inline void put_c(struct pkv_json *j, char c)
+{
+	char *o = room(j, 1);
+
+	if (!o)
+		return;
+	*o = c;
+	j->len++;
+}
+
+/* Decimal digits of @v, two at a time. */
+static void put_u64(struct pkv_json *j, uint64_t v)
+{
+	static const char pairs[201] =
+		"00010203040506070809101112131415161718192021222324"
+		"25262728293031323334353637383940414243444546474849"
+		"50515253545556575859606162636465666768697071727374"
+		"75767778798081828384858687888990919293949596979899";
+	/* The digits end at buf + 20; the fixed copy below reads 20 from them. */
+	char buf[40], *p = buf + 20, *o = room(j, 20);
+
+	if (!o)
+		return;
+	memset(buf + 20, 0, 20);	/* copied, never kept: defined for valgrind */
+	while (v >= 100) {
+		p -= 2;
+		memcpy(p, pairs + 2 * (v % 100), 2);
+		v /= 100;
+	}
+	if (v >= 10) {
+		p -= 2;
+		memcpy(p, pairs + 2 * v, 2);
+	} else {
+		*--p = (char)('0' + v);
+	}
+	/* At most 20 digits: a fixed-size copy, what follows them overwritten later. */
+	memcpy(o, p, 20);
+	j->len += (size_t)(buf + 20 - p);
 }
 
 /* Length of the valid UTF-8 sequence at p (RFC 3629), or 0. */
@@ -56,104 +234,135 @@ static size_t utf8_seq(const unsigned char *p, size_t n)
 	return len;
 }
 
-/* No byte >= 0x80: eight bytes at a time, since most text is ASCII. */
-static bool ascii_only(const unsigned char *p, size_t n)
-{
-	uint64_t acc = 0, w;
-	size_t i = 0;
-
-	for (; i + 8 <= n; i += 8) {
-		memcpy(&w, p + i, 8);
-		acc |= w;
-	}
-	for (; i < n; i++)
-		acc |= p[i];
-	return !(acc & 0x8080808080808080ull);
-}
-
-static bool utf8_valid(const unsigned char *p, size_t n)
-{
-	size_t i = 0;
-
-	if (ascii_only(p, n))
-		return true;
-
-	while (i < n) {
-		size_t l;
-
-		if (p[i] < 0x80) {
-			i++;
-			continue;
-		}
-		l = utf8_seq(p + i, n - i);
-		if (!l)
-			return false;
-		i += l;
-	}
-	return true;
-}
-
 /* Bytes a JSON string must escape: controls, '"', '\\', and DEL for readability. */
 static const unsigned char json_escape[256] = {
 	[0 ... 0x1f] = 1, ['"'] = 1, ['\\'] = 1, [0x7f] = 1,
 };
 
-/* The inside of a JSON string for @n bytes of valid UTF-8. */
-static void json_chars(FILE *out, const char *s, size_t n)
+/* Room for a string of @n bytes: each may take six, and a word is stored whole. */
+#define ROOM(n)	(6 * (n) + 2 + 8)
+
+/*
+ * Write @n bytes as the inside of a JSON string at @o, which has room for
+ * ROOM(@n). Returns the end, or NULL at the first byte that is not part of
+ * valid UTF-8 (nothing of it is then to be kept).
+ */
+static char *json_chars(char *o, const char *s, size_t n)
 {
 	static const char hex[] = "0123456789abcdef";
 	const unsigned char *p = (const unsigned char *)s;
-	size_t i, run = 0;
+	size_t i = 0;
 
-	for (i = 0; i < n; i++) {
-		unsigned char c = p[i];
+	while (i < n) {
+		unsigned char c;
 
-		if (!json_escape[c])
+		uint64_t w, care;
+		size_t safe, left = n - i;
+
+		/* The last word is padded with a byte that needs no care. */
+		if (__builtin_expect(left >= 8, 1)) {
+			memcpy(&w, p + i, 8);
+		} else {
+			w = ONES * 'a';
+			memcpy(&w, p + i, left);
+		}
+		care = word_needs_care(w);
+		/* Copy all eight; keep those below the first to look at. */
+		memcpy(o, &w, 8);
+		safe = care ? (size_t)__builtin_ctzll(care) / 8 : 8;
+		if (safe >= left) {
+			o += left;
+			break;
+		}
+		o += safe;
+		i += safe;
+		if (safe == 8)
 			continue;
-		fwrite_unlocked(s + run, 1, i - run, out);
-		run = i + 1;
-		putc_unlocked('\\', out);
+		c = p[i];
+		if (c >= 0x80) {
+			size_t l = utf8_seq(p + i, n - i);
+
+			if (!l)
+				return NULL;
+			memcpy(o, p + i, l);
+			o += l;
+			i += l;
+			continue;
+		}
+		i++;
+		if (!json_escape[c]) {
+			*o++ = (char)c;
+			continue;
+		}
+		*o++ = '\\';
 		switch (c) {
 		case '"':
 		case '\\':
-			putc_unlocked(c, out);
+			*o++ = (char)c;
 			break;
 		case '\n':
-			putc_unlocked('n', out);
+			*o++ = 'n';
 			break;
 		case '\t':
-			putc_unlocked('t', out);
+			*o++ = 't';
 			break;
 		case '\r':
-			putc_unlocked('r', out);
+			*o++ = 'r';
 			break;
 		default:
-			fputs_unlocked("u00", out);
-			putc_unlocked(hex[c >> 4], out);
-			putc_unlocked(hex[c & 0xf], out);
+			memcpy(o, "u00", 3);
+			o[3] = hex[c >> 4];
+			o[4] = hex[c & 0xf];
+			o += 5;
 		}
 	}
-	fwrite_unlocked(s + run, 1, n - run, out);
+	return o;
 }
 
-void pkv_json_string(FILE *out, const char *s, size_t n)
+/* @n bytes that are not valid UTF-8, as an array of their values. */
+static void put_byte_array(struct pkv_json *j, const unsigned char *p, size_t n)
 {
-	const unsigned char *p = (const unsigned char *)s;
+	char *o = room(j, 4 * n + 2), *start = o;
 	size_t i;
 
-	if (!utf8_valid(p, n)) {
-		putc_unlocked('[', out);
-		for (i = 0; i < n; i++) {
-			if (i)
-				putc_unlocked(',', out);
-			put_u64(out, p[i]);
-		}
-		putc_unlocked(']', out);
+	if (!o)
+		return;
+	*o++ = '[';
+	for (i = 0; i < n; i++) {
+		unsigned char c = p[i];
+
+		if (i)
+			*o++ = ',';
+		if (c >= 100)
+			*o++ = (char)('0' + c / 100);
+		if (c >= 10)
+			*o++ = (char)('0' + c / 10 % 10);
+		*o++ = (char)('0' + c % 10);
+	}
+	*o++ = ']';
+	j->len += (size_t)(o - start);
+}
+
+static void put_string(struct pkv_json *j, const char *s, size_t n)
+{
+	char *o = room(j, ROOM(n)), *end;
+
+	if (!o)
+		return;
+	*o = '"';
+	end = json_chars(o + 1, s, n);
+	if (!end) {
+		put_byte_array(j, (const unsigned char *)s, n);
 		return;
 	}
-	putc_unlocked('"', out);
-	json_chars(out, s, n);
-	putc_unlocked('"', out);
+	*end++ = '"';
+	j->len += (size_t)(end - o);
+}
+
+int pkv_json_string(struct pkv_json *j, const char *s, size_t n)
+{
+	put_string(j, s, n);
+	return j->err;
 }
 
 /*
@@ -161,17 +370,29 @@ void pkv_json_string(FILE *out, const char *s, size_t n)
  * not part of valid UTF-8, and the backslash, are written as the four
  * characters \xNN (so the bytes \xff and the byte 0xff stay two keys).
  */
-static void json_key(FILE *out, const char *s, size_t n)
+static void put_key(struct pkv_json *j, const char *s, size_t n)
 {
 	static const char hex[] = "0123456789abcdef";
 	const unsigned char *p = (const unsigned char *)s;
+	char *o, *start;
 	size_t i = 0, run = 0;
 
-	if (!memchr(s, '\\', n) && utf8_valid(p, n)) {
-		pkv_json_string(out, s, n);
-		return;
+	if (!memchr(s, '\\', n)) {
+		o = room(j, ROOM(n));
+		if (!o)
+			return;
+		*o = '"';
+		start = json_chars(o + 1, s, n);
+		if (start) {
+			*start++ = '"';
+			j->len += (size_t)(start - o);
+			return;
+		}
 	}
-	putc_unlocked('"', out);
+	o = start = room(j, ROOM(n));
+	if (!o)
+		return;
+	*o++ = '"';
 	while (i < n) {
 		size_t l = p[i] == '\\' ? 0 : utf8_seq(p + i, n - i);
 
@@ -179,14 +400,37 @@ static void json_key(FILE *out, const char *s, size_t n)
 			i += l;
 			continue;
 		}
-		json_chars(out, s + run, i - run);
-		fputs_unlocked("\\\\x", out);
-		putc_unlocked(hex[p[i] >> 4], out);
-		putc_unlocked(hex[p[i] & 0xf], out);
+		o = json_chars(o, s + run, i - run);
+		memcpy(o, "\\\\x", 3);
+		o[3] = hex[p[i] >> 4];
+		o[4] = hex[p[i] & 0xf];
+		o += 5;
 		run = ++i;
 	}
-	json_chars(out, s + run, n - run);
-	putc_unlocked('"', out);
+	o = json_chars(o, s + run, n - run);
+	*o++ = '"';
+	j->len += (size_t)(o - start);
+}
+
+static void span(struct pkv_json *j, struct pkv_span s)
+{
+	put_string(j, s.p, s.n);
+}
+
+/*
+ * A string the block's grammar holds to printable ASCII without '"' or
+ * '\\' (a field key, a bare value): nothing to escape or to check.
+ */
+static void plain_span(struct pkv_json *j, struct pkv_span s)
+{
+	char *o = room(j, s.n + 2);
+
+	if (!o)
+		return;
+	o[0] = '"';
+	memcpy(o + 1, s.p, s.n);
+	o[s.n + 1] = '"';
+	j->len += s.n + 2;
 }
 
 static bool span_eq(struct pkv_span a, struct pkv_span b)
@@ -194,140 +438,263 @@ static bool span_eq(struct pkv_span a, struct pkv_span b)
 	return a.n == b.n && !memcmp(a.p, b.p, a.n);
 }
 
+/* Where a string went in the output, to be copied instead of escaped again. */
+struct written {
+	size_t at, len;
+};
+
+static struct written put_span_at(struct pkv_json *j, struct pkv_span s)
+{
+	struct written w = { .at = j->len };
+
+	put_string(j, s.p, s.n);
+	w.len = j->len - w.at;
+	return w;
+}
+
+/* The inside of a string written at @w; false when it went out as bytes. */
+static bool inside(const struct pkv_json *j, struct written w, struct written *in)
+{
+	if (w.len < 2 || j->buf[w.at] != '"')
+		return false;
+	in->at = w.at + 1;
+	in->len = w.len - 2;
+	return true;
+}
+
 /*
  * The dictionary as an object; a key that repeats gets an array of its
  * values in their order, as journalctl -o json writes repeated fields.
  */
-static void write_dict(FILE *o, const struct pkv_record *r)
+static void write_dict(struct pkv_json *j, const struct pkv_record *r,
+		       struct written *mark)
 {
-	size_t i, j;
-	bool first = true;
+	static const struct pkv_span printk_kv = { "PRINTK_KV", 9 };
+	uint32_t sig[PKV_MAX_DICT];
+	size_t i, k;
+	bool first = true, dup = false;
 
-	putc_unlocked('{', o);
+	/* Keys compared as length and end bytes first: most differ there. */
 	for (i = 0; i < r->ndict; i++) {
+		struct pkv_span key = r->dict[i].key;
+
+		sig[i] = key.n ? (uint32_t)key.n << 16 | (unsigned char)key.p[0] << 8 |
+				 (unsigned char)key.p[key.n - 1] : 0;
+	}
+	for (i = 1; i < r->ndict && !dup; i++)
+		for (k = 0; k < i && !dup; k++)
+			dup = sig[k] == sig[i];
+	put_c(j, '{');
+	/* The usual dictionary: no key twice. */
+	for (i = 0; i < r->ndict && !dup; i++) {
+		struct pkv_span key = r->dict[i].key;
+
+		if (i)
+			put_c(j, ',');
+		put_key(j, key.p, key.n);
+		put_c(j, ':');
+		if (span_eq(key, printk_kv))
+			*mark = put_span_at(j, r->dict[i].value);
+		else
+			span(j, r->dict[i].value);
+	}
+	for (i = 0; i < r->ndict && dup; i++) {
 		struct pkv_span key = r->dict[i].key;
 		size_t more = 0;
 
-		for (j = 0; j < i && !span_eq(r->dict[j].key, key); j++)
+		for (k = 0; k < i && !(sig[k] == sig[i] && span_eq(r->dict[k].key, key)); k++)
 			;
-		if (j < i)	/* written with its first occurrence */
+		if (k < i)	/* written with its first occurrence */
 			continue;
-		for (j = i + 1; j < r->ndict; j++)
-			more += span_eq(r->dict[j].key, key);
+		for (k = i + 1; k < r->ndict; k++)
+			more += sig[k] == sig[i] && span_eq(r->dict[k].key, key);
 		if (!first)
-			putc_unlocked(',', o);
+			put_c(j, ',');
 		first = false;
-		json_key(o, key.p, key.n);
-		putc_unlocked(':', o);
+		put_key(j, key.p, key.n);
+		put_c(j, ':');
 		if (!more) {
-			pkv_json_string(o, r->dict[i].value.p, r->dict[i].value.n);
+			if (span_eq(key, printk_kv))
+				*mark = put_span_at(j, r->dict[i].value);
+			else
+				span(j, r->dict[i].value);
 			continue;
 		}
-		putc_unlocked('[', o);
-		for (j = i; j < r->ndict; j++) {
-			if (!span_eq(r->dict[j].key, key))
+		put_c(j, '[');
+		for (k = i; k < r->ndict; k++) {
+			if (sig[k] != sig[i] || !span_eq(r->dict[k].key, key))
 				continue;
-			if (j > i)
-				putc_unlocked(',', o);
-			pkv_json_string(o, r->dict[j].value.p, r->dict[j].value.n);
+			if (k > i)
+				put_c(j, ',');
+			span(j, r->dict[k].value);
 		}
-		putc_unlocked(']', o);
+		put_c(j, ']');
 	}
-	putc_unlocked('}', o);
+	put_c(j, '}');
 }
 
-static void span(FILE *out, struct pkv_span s)
+/* Append output bytes written before (an offset: room() may move them). */
+static void copy_inside(struct pkv_json *j, struct written in)
 {
-	pkv_json_string(out, s.p, s.n);
+	char *o = room(j, in.len);
+
+	if (o) {
+		memcpy(o, j->buf + in.at, in.len);
+		j->len += in.len;
+	}
 }
 
-static void write_record(FILE *o, const struct pkv_record *r)
+/*
+ * The record's text. It is made of what was escaped already: all of it is
+ * the msg of a record without a block; a marked block's text is its
+ * prefix, "[kv ", the block (the same bytes as PRINTK_KV), "]", and a
+ * space and the msg. Escaping works byte by byte on valid UTF-8, so the
+ * pieces' escapes, copied, are the text's; a piece written as bytes (not
+ * UTF-8) or a text of another shape is escaped whole.
+ */
+static inline void put_text(struct pkv_json *j, const struct pkv_record *r,
+		     struct written prefix, struct written msg, struct written mark)
 {
+	const char *t = r->text.p, *b = t + r->prefix.n + 4, *after;
+	struct written pi, mi, ki;
+	size_t rest;
+
+	if (j->err)
+		return;
+	if (r->msg.p == t && r->msg.n == r->text.n && inside(j, msg, &mi)) {
+		put_c(j, '"');
+		copy_inside(j, mi);
+		put_c(j, '"');
+		return;
+	}
+	after = b + r->block.n;
+	if (r->kv_source != PKV_KV_TEXT || r->truncated || !mark.len ||
+	    r->prefix.p != t || r->block.p != b || after >= t + r->text.n || *after != ']')
+		goto whole;
+	rest = (size_t)(t + r->text.n - after - 1);
+	if (rest ? after[1] != ' ' || r->msg.p != after + 2 || r->msg.n != rest - 1 : r->msg.n != 0)
+		goto whole;
+	if (!inside(j, prefix, &pi) || !inside(j, mark, &ki) || !inside(j, msg, &mi))
+		goto whole;
+	put_c(j, '"');
+	copy_inside(j, pi);
+	PUT_LIT(j, "[kv ");
+	copy_inside(j, ki);
+	if (rest)
+		PUT_LIT(j, "] ");
+	else
+		put_c(j, ']');
+	copy_inside(j, mi);
+	put_c(j, '"');
+	return;
+whole:
+	span(j, r->text);
+}
+
+static void write_record(struct pkv_json *j, const struct pkv_record *r)
+{
+#define SOURCE(s)	{ s, sizeof(s) - 1 }
+	static const struct {
+		const char *s;
+		size_t n;
+	} source[] = {
+		[PKV_KV_NONE] = SOURCE(",\"structured\":false,\"prefix\":"),
+		[PKV_KV_TEXT] = SOURCE(",\"structured\":true,\"kv\":\"text\",\"prefix\":"),
+		[PKV_KV_DICT] = SOURCE(",\"structured\":true,\"kv\":\"dict\",\"prefix\":"),
+		[PKV_KV_UNMARKED] = SOURCE(",\"structured\":true,\"kv\":\"unmarked\",\"prefix\":"),
+	};
+#undef SOURCE
+	struct written prefix, msg, mark = { 0 };
+	struct pkv_span keys[8];
 	size_t i;
 	bool any = false;
+	int bad;
 
-	fputs_unlocked("{\"seq\":", o);
-	put_u64(o, r->seq);
-	fputs_unlocked(",\"ts_usec\":", o);
-	put_u64(o, r->ts_usec);
-	fputs_unlocked(",\"facility\":", o);
-	put_u64(o, r->facility);
-	fputs_unlocked(",\"level\":", o);
-	put_u64(o, r->level);
-	fputs_unlocked(r->cont ? ",\"cont\":true" : ",\"cont\":false", o);
+	PUT_LIT(j, "{\"seq\":");
+	put_u64(j, r->seq);
+	PUT_LIT(j, ",\"ts_usec\":");
+	put_u64(j, r->ts_usec);
+	PUT_LIT(j, ",\"facility\":");
+	if (r->facility < 10)
+		put_c(j, (char)('0' + r->facility));
+	else
+		put_u64(j, r->facility);
+	PUT_LIT(j, ",\"level\":");
+	put_c(j, (char)('0' + (r->level & 7)));
+	if (r->cont)
+		PUT_LIT(j, ",\"cont\":true");
+	else
+		PUT_LIT(j, ",\"cont\":false");
 	if (r->caller.n) {
-		fputs_unlocked(",\"caller\":", o);
-		span(o, r->caller);
+		PUT_LIT(j, ",\"caller\":");
+		span(j, r->caller);
 	}
-	{
-		static const char *const source[] = {
-			[PKV_KV_NONE] = ",\"structured\":false,\"prefix\":",
-			[PKV_KV_TEXT] = ",\"structured\":true,\"kv\":\"text\",\"prefix\":",
-			[PKV_KV_DICT] = ",\"structured\":true,\"kv\":\"dict\",\"prefix\":",
-			[PKV_KV_UNMARKED] = ",\"structured\":true,\"kv\":\"unmarked\",\"prefix\":",
-		};
-
-		fputs_unlocked(source[r->kv_source], o);
-	}
-	span(o, r->prefix);
-	fputs_unlocked(",\"msg\":", o);
-	span(o, r->msg);
-	fputs_unlocked(",\"fields\":{", o);
+	put(j, source[r->kv_source].s, source[r->kv_source].n);
+	prefix = put_span_at(j, r->prefix);
+	PUT_LIT(j, ",\"msg\":");
+	msg = put_span_at(j, r->msg);
+	PUT_LIT(j, ",\"fields\":{");
 	for (i = 0; i < r->nfields; i++) {
 		const struct pkv_field *f = &r->fields[i];
 
 		if (i)
-			putc_unlocked(',', o);
-		span(o, f->key);
-		putc_unlocked(':', o);
-		if (f->type == PKV_STRING)
-			span(o, f->value);
+			put_c(j, ',');
+		plain_span(j, f->key);
+		put_c(j, ':');
+		if (f->type == PKV_STRING && f->quoted)
+			span(j, f->value);
+		else if (f->type == PKV_STRING)
+			plain_span(j, f->value);
 		else
-			fwrite_unlocked(f->value.p, 1, f->value.n, o);
+			put(j, f->value.p, f->value.n);
 	}
-	putc_unlocked('}', o);
+	put_c(j, '}');
 	for (i = 0; i < r->nfields; i++) {
 		if (!r->fields[i].cut)
 			continue;
-		fputs_unlocked(any ? "," : ",\"cut\":[", o);
-		span(o, r->fields[i].key);
+		if (any)
+			put_c(j, ',');
+		else
+			PUT_LIT(j, ",\"cut\":[");
+		span(j, r->fields[i].key);
 		any = true;
 	}
 	if (any)
-		putc_unlocked(']', o);
+		put_c(j, ']');
 	if (r->truncated)
-		fputs_unlocked(",\"truncated\":true", o);
+		PUT_LIT(j, ",\"truncated\":true");
 	if (r->kv_error) {
-		fputs_unlocked(",\"kv_error\":", o);
-		pkv_json_string(o, r->kv_error, strlen(r->kv_error));
+		PUT_LIT(j, ",\"kv_error\":");
+		put_string(j, r->kv_error, strlen(r->kv_error));
 	}
-	{
-		struct pkv_span keys[8];
-		/* Not over a dictionary cut short: its missing lines would differ. */
-		int bad = r->dict_dropped ? -1 : pkv_dict_compare(r, keys, 8);
-
-		if (bad >= 0)
-			fputs_unlocked(bad ? ",\"dict_agrees\":false" : ",\"dict_agrees\":true", o);
-		for (int k = 0; k < bad && k < 8; k++) {
-			fputs_unlocked(k ? "," : ",\"dict_mismatch\":[", o);
-			span(o, keys[k]);
-		}
-		if (bad > 0)
-			putc_unlocked(']', o);
+	/* Not over a dictionary cut short: its missing lines would differ. */
+	bad = r->dict_dropped ? -1 : pkv_dict_compare(r, keys, 8);
+	if (bad == 0)
+		PUT_LIT(j, ",\"dict_agrees\":true");
+	else if (bad > 0)
+		PUT_LIT(j, ",\"dict_agrees\":false");
+	for (int k = 0; k < bad && k < 8; k++) {
+		if (k)
+			put_c(j, ',');
+		else
+			PUT_LIT(j, ",\"dict_mismatch\":[");
+		span(j, keys[k]);
 	}
-	fputs_unlocked(",\"dict\":", o);
-	write_dict(o, r);
+	if (bad > 0)
+		put_c(j, ']');
+	PUT_LIT(j, ",\"dict\":");
+	write_dict(j, r, &mark);
 	if (r->dict_dropped) {
-		fputs_unlocked(",\"dict_dropped\":", o);
-		put_u64(o, r->dict_dropped);
+		PUT_LIT(j, ",\"dict_dropped\":");
+		put_u64(j, r->dict_dropped);
 	}
-	fputs_unlocked(",\"text\":", o);
-	span(o, r->text);
-	putc_unlocked('}', o);
+	PUT_LIT(j, ",\"text\":");
+	put_text(j, r, prefix, msg, mark);
+	put_c(j, '}');
 }
 
-/* Re-indent compact JSON (strings are copied untouched). */
-static void pretty_copy(FILE *out, const char *s, size_t n)
+/* Re-indent the compact JSON of @s into @j (strings are copied untouched). */
+static void pretty_copy(struct pkv_json *j, const char *s, size_t n)
 {
 	int depth = 0;
 	bool in_str = false;
@@ -337,9 +704,9 @@ static void pretty_copy(FILE *out, const char *s, size_t n)
 		char c = s[i];
 
 		if (in_str) {
-			putc_unlocked(c, out);
+			put_c(j, c);
 			if (c == '\\' && i + 1 < n)
-				putc_unlocked(s[++i], out);
+				put_c(j, s[++i]);
 			else if (c == '"')
 				in_str = false;
 			continue;
@@ -347,137 +714,150 @@ static void pretty_copy(FILE *out, const char *s, size_t n)
 		switch (c) {
 		case '"':
 			in_str = true;
-			putc_unlocked(c, out);
+			put_c(j, c);
 			break;
 		case '{':
 		case '[':
 			if (i + 1 < n && (s[i + 1] == '}' || s[i + 1] == ']')) {
-				putc_unlocked(c, out);
-				putc_unlocked(s[++i], out);
+				put_c(j, c);
+				put_c(j, s[++i]);
 				break;
 			}
-			fprintf(out, "%c\n%*s", c, 2 * ++depth, "");
+			put_c(j, c);
+			put_c(j, '\n');
+			depth++;
+			for (int k = 0; k < 2 * depth; k++)
+				put_c(j, ' ');
 			break;
 		case '}':
 		case ']':
-			fprintf(out, "\n%*s%c", 2 * --depth, "", c);
+			put_c(j, '\n');
+			depth--;
+			for (int k = 0; k < 2 * depth; k++)
+				put_c(j, ' ');
+			put_c(j, c);
 			break;
 		case ',':
-			fprintf(out, ",\n%*s", 2 * depth, "");
+			put_c(j, ',');
+			put_c(j, '\n');
+			for (int k = 0; k < 2 * depth; k++)
+				put_c(j, ' ');
 			break;
 		case ':':
-			fputs(": ", out);
+			PUT_LIT(j, ": ");
 			break;
 		default:
-			putc_unlocked(c, out);
+			put_c(j, c);
 		}
 	}
 }
 
-/* Write one object through @fn, compact or pretty, then a newline. */
-static int emit(struct pkv_json *j, void (*fn)(FILE *, const void *), const void *arg)
+/*
+ * Start an object: with PRETTY it is written compact at the buffer's end,
+ * then moved out and re-indented in end_object().
+ */
+static size_t begin_object(struct pkv_json *j)
 {
-	if (j->pretty) {
-		char *buf = NULL;
-		size_t len = 0;
-		FILE *m = open_memstream(&buf, &len);
-
-		if (!m)
-			return -1;
-		fn(m, arg);
-		if (fclose(m)) {
-			free(buf);
-			return -1;
-		}
-		pretty_copy(j->out, buf, len);
-		free(buf);
-	} else {
-		fn(j->out, arg);
-	}
-	putc_unlocked('\n', j->out);
-	return ferror(j->out) ? -1 : 0;
+	return j->len;
 }
 
-static void record_fn(FILE *o, const void *arg)
+static int end_object(struct pkv_json *j, size_t start)
 {
-	write_record(o, arg);
+	if (j->err) {
+		j->len = start;
+		return j->err;
+	}
+	if (j->flags & PKV_JSON_PRETTY) {
+		size_t n = j->len - start;
+
+		if (j->obj_cap < n) {
+			char *p = realloc(j->obj, n);
+
+			if (!p) {
+				j->len = start;
+				return j->err = -ENOMEM;
+			}
+			j->obj = p;
+			j->obj_cap = n;
+		}
+		memcpy(j->obj, j->buf + start, n);
+		j->len = start;
+		pretty_copy(j, j->obj, n);
+	}
+	put_c(j, '\n');
+	if (j->len >= PKV_JSON_BLOCK)
+		pkv_json_flush(j);
+	return j->err;
 }
 
 int pkv_json_record(struct pkv_json *j, const struct pkv_record *r)
 {
-	return emit(j, record_fn, r);
-}
+	size_t at = begin_object(j);
 
-struct malformed {
-	const char *why, *raw;
-	size_t len, total;
-};
-
-static void malformed_fn(FILE *o, const void *arg)
-{
-	const struct malformed *m = arg;
-
-	fputs("{\"error\":", o);
-	pkv_json_string(o, m->why, strlen(m->why));
-	fputs(",\"raw\":", o);
-	pkv_json_string(o, m->raw, m->len);
-	fprintf(o, ",\"raw_bytes\":%zu", m->total);
-	if (m->total > m->len)
-		fputs(",\"raw_truncated\":true", o);
-	putc_unlocked('}', o);
+	write_record(j, r);
+	return end_object(j, at);
 }
 
 int pkv_json_malformed(struct pkv_json *j, const char *why, const char *raw,
 		       size_t len, size_t total)
 {
-	struct malformed m = { why, raw, len, total };
+	size_t at = begin_object(j);
 
-	return emit(j, malformed_fn, &m);
+	PUT_LIT(j, "{\"error\":");
+	put_string(j, why, strlen(why));
+	PUT_LIT(j, ",\"raw\":");
+	put_string(j, raw, len);
+	PUT_LIT(j, ",\"raw_bytes\":");
+	put_u64(j, total);
+	if (total > len)
+		PUT_LIT(j, ",\"raw_truncated\":true");
+	put_c(j, '}');
+	return end_object(j, at);
 }
 
-static void gap_fn(FILE *o, const void *arg)
+static void put_u64_or_null(struct pkv_json *j, bool known, uint64_t v)
 {
-	const struct pkv_gap *g = arg;
-
-	fputs("{\"gap\":true,\"reason\":", o);
-	pkv_json_string(o, g->reason, strlen(g->reason));
-	if (g->lost_known)
-		fprintf(o, ",\"lost\":%" PRIu64, g->lost);
+	if (known)
+		put_u64(j, v);
 	else
-		fputs(",\"lost\":null", o);
-	if (g->have_after)
-		fprintf(o, ",\"after_seq\":%" PRIu64, g->after_seq);
-	if (g->have_next)
-		fprintf(o, ",\"next_seq\":%" PRIu64 "}", g->next_seq);
-	else
-		fputs(",\"next_seq\":null}", o);
+		PUT_LIT(j, "null");
 }
 
 int pkv_json_gap(struct pkv_json *j, const struct pkv_gap *g)
 {
-	return emit(j, gap_fn, g);
-}
+	size_t at = begin_object(j);
 
-static void back_fn(FILE *o, const void *arg)
-{
-	const struct pkv_gap *g = arg;
-
-	fprintf(o, "{\"new_boot\":true,\"after_seq\":%" PRIu64 ",\"next_seq\":%" PRIu64 "}",
-		g->after_seq, g->next_seq);
+	PUT_LIT(j, "{\"gap\":true,\"reason\":");
+	put_string(j, g->reason, strlen(g->reason));
+	PUT_LIT(j, ",\"lost\":");
+	put_u64_or_null(j, g->lost_known, g->lost);
+	PUT_LIT(j, ",\"after_seq\":");
+	put_u64_or_null(j, g->have_after, g->after_seq);
+	PUT_LIT(j, ",\"next_seq\":");
+	put_u64_or_null(j, g->have_next, g->next_seq);
+	put_c(j, '}');
+	return end_object(j, at);
 }
 
 int pkv_json_seq_back(struct pkv_json *j, uint64_t after_seq, uint64_t next_seq)
 {
-	struct pkv_gap g = { .after_seq = after_seq, .next_seq = next_seq };
+	size_t at = begin_object(j);
 
-	return emit(j, back_fn, &g);
+	PUT_LIT(j, "{\"new_boot\":true,\"after_seq\":");
+	put_u64(j, after_seq);
+	PUT_LIT(j, ",\"next_seq\":");
+	put_u64(j, next_seq);
+	put_c(j, '}');
+	return end_object(j, at);
 }
 
 int pkv_json_seq_event(struct pkv_json *j, const struct pkv_seq_event *ev, uint64_t seq)
 {
-	if (ev->new_boot && pkv_json_seq_back(j, ev->boot_after, seq))
-		return -1;
-	if (ev->gap && pkv_json_gap(j, &ev->g))
-		return -1;
-	return 0;
+	int err = 0;
+
+	if (ev->new_boot)
+		err = pkv_json_seq_back(j, ev->boot_after, seq);
+	if (!err && ev->gap)
+		err = pkv_json_gap(j, &ev->g);
+	return err;
 }

@@ -12,6 +12,7 @@
 #include <inttypes.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -291,7 +292,7 @@ fail:
 int main(int argc, char **argv)
 {
 	struct options o = { 0 };
-	struct pkv_json j = { .out = stdout };
+	struct pkv_json *j;
 	struct pkv_seqtrack seq = { 0 };
 	struct pkv_cursor here = { 0 };
 	struct pkv_record *r;
@@ -299,13 +300,12 @@ int main(int argc, char **argv)
 	struct pkv_gap end_gap;
 	const char *name;
 	bool device;
-	int fd, status = 0;
+	int fd, err, status = 0;
 
 	if (parse_options(argc, argv, &o))
 		return EXIT_USAGE;
 	if (o.cursor_file && read_cursor_file(&o))
 		return EXIT_USAGE;
-	j.pretty = o.pretty;
 	fd = open_input(&o, &name, &device);
 	if (fd < 0)
 		return EXIT_USAGE;
@@ -316,7 +316,8 @@ int main(int argc, char **argv)
 			       !strcmp(o.start.boot, here.boot));
 	r = malloc(sizeof(*r));
 	in = pkv_input_new(fd, device, o.follow);
-	if (!r || !in) {
+	err = pkv_json_new(&j, STDOUT_FILENO, o.pretty ? PKV_JSON_PRETTY : 0);
+	if (!r || !in || err) {
 		fprintf(stderr, "kmsg2json: out of memory\n");
 		return EXIT_USAGE;
 	}
@@ -327,8 +328,6 @@ int main(int argc, char **argv)
 		sigaction(SIGINT, &sa, NULL);
 		sigaction(SIGTERM, &sa, NULL);
 	}
-	setvbuf(stdout, NULL, _IOFBF, 1 << 16);
-
 	while (!stop_requested) {
 		struct pkv_seq_event sev;
 		struct pkv_chunk c;
@@ -341,7 +340,7 @@ int main(int argc, char **argv)
 			struct pollfd p = { .fd = fd, .events = POLLIN };
 
 			/* Whatever was written reaches the reader before the wait. */
-			if (fflush(stdout))
+			if (pkv_json_flush(j))
 				break;
 			if (poll(&p, 1, -1) < 0 && errno != EINTR) {
 				fprintf(stderr, "kmsg2json: %s: poll failed: %s\n", name, strerror(errno));
@@ -368,21 +367,22 @@ int main(int argc, char **argv)
 		if (r->have_seq) {
 			if (pkv_seq_record(&seq, r->seq, &sev) == PKV_SEQ_OLD)
 				continue;
-			pkv_json_seq_event(&j, &sev, r->seq);
+			pkv_json_seq_event(j, &sev, r->seq);
 			here.seq = r->seq;
 		}
 		if (bad) {
-			pkv_json_malformed(&j, r->why, c.raw, c.len, c.total);
+			pkv_json_malformed(j, r->why, c.raw, c.len, c.total);
 			status = EXIT_MALFORMED;
 			continue;
 		}
-		if (filter_pass(&o.filter, r) && pkv_json_record(&j, r))
+		if (filter_pass(&o.filter, r) && pkv_json_record(j, r))
 			break;
 	}
 	if (pkv_seq_end(&seq, &end_gap))
-		pkv_json_gap(&j, &end_gap);
-	if (fflush(stdout) || ferror(stdout)) {
-		fprintf(stderr, "kmsg2json: write failed: %s\n", strerror(errno));
+		pkv_json_gap(j, &end_gap);
+	err = pkv_json_flush(j);
+	if (err) {
+		fprintf(stderr, "kmsg2json: write failed: %s\n", strerror(-err));
 		status = EXIT_MALFORMED;
 	}
 	/*
@@ -394,6 +394,7 @@ int main(int argc, char **argv)
 		status = EXIT_MALFORMED;
 	for (size_t i = 0; i < o.filter.nmatch; i++)
 		free((char *)o.filter.match[i].key);
+	pkv_json_free(j);
 	pkv_input_free(in);
 	free(r);
 	if (fd != STDIN_FILENO)

@@ -12,6 +12,7 @@
  */
 #include "internal.h"
 
+#include <stdio.h>
 #include <string.h>
 
 enum { BLOCK_OK, BLOCK_CUT, BLOCK_BAD };
@@ -22,12 +23,25 @@ struct cursor {
 	const char *err;
 };
 
-static bool bare_char(unsigned char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	       (c >= '0' && c <= '9') || c == '_' || c == '.' || c == ':' ||
-	       c == '/' || c == '+' || c == '-';
-}
+/* Byte classes of the format (FORMAT.md). */
+enum {
+	KEY_CHAR = 1,		/* [a-z0-9_], after the key's first byte */
+	BARE_CHAR = 2,		/* [A-Za-z0-9_.:/+-]: a bare value */
+	QUOTED_PLAIN = 4,	/* printable ASCII but '"' and '\\': copied as is */
+};
+
+static const unsigned char byte_class[256] = {
+	['a' ... 'z'] = KEY_CHAR | BARE_CHAR | QUOTED_PLAIN,
+	['0' ... '9'] = KEY_CHAR | BARE_CHAR | QUOTED_PLAIN,
+	['_'] = KEY_CHAR | BARE_CHAR | QUOTED_PLAIN,
+	['A' ... 'Z'] = BARE_CHAR | QUOTED_PLAIN,
+	['.'] = BARE_CHAR | QUOTED_PLAIN, [':'] = BARE_CHAR | QUOTED_PLAIN,
+	['/'] = BARE_CHAR | QUOTED_PLAIN, ['+'] = BARE_CHAR | QUOTED_PLAIN,
+	['-'] = BARE_CHAR | QUOTED_PLAIN,
+	[' '] = QUOTED_PLAIN, ['!'] = QUOTED_PLAIN, ['#' ... '*'] = QUOTED_PLAIN, [','] = QUOTED_PLAIN,
+	[';' ... '@'] = QUOTED_PLAIN, ['['] = QUOTED_PLAIN, [']' ... '^'] = QUOTED_PLAIN,
+	['`'] = QUOTED_PLAIN, ['{' ... '~'] = QUOTED_PLAIN,
+};
 
 /* The format's own \\xNN and 0x numbers are lowercase only (FORMAT.md). */
 static int xdigit(unsigned char c)
@@ -113,15 +127,31 @@ static int parse_quoted(struct cursor *c, struct pkv_field *f)
 		if (p >= c->end)
 			return BLOCK_CUT;
 		ch = (unsigned char)*p;
-		if (ch == '"')
-			break;
-		if (ch < 0x20 || ch > 0x7e)
-			return bad(c, "unescaped byte in a quoted value");
-		if (ch != '\\') {
-			d[o++] = (char)ch;
-			p++;
+		if (byte_class[ch] & QUOTED_PLAIN) {
+			const char *run = p;
+
+			/* Eight at a time: the bytes JSON would escape end a run too. */
+			while (c->end - p >= 8) {
+				uint64_t w, care;
+
+				memcpy(&w, p, 8);
+				care = word_needs_care(w);
+				if (care) {
+					p += __builtin_ctzll(care) / 8;
+					break;
+				}
+				p += 8;
+			}
+			while (p < c->end && (byte_class[(unsigned char)*p] & QUOTED_PLAIN))
+				p++;
+			memcpy(d + o, run, (size_t)(p - run));
+			o += (size_t)(p - run);
 			continue;
 		}
+		if (ch == '"')
+			break;
+		if (ch != '\\')
+			return bad(c, "unescaped byte in a quoted value");
 		if (p + 1 >= c->end)
 			return BLOCK_CUT;
 		switch (p[1]) {
@@ -169,46 +199,46 @@ static int parse_quoted(struct cursor *c, struct pkv_field *f)
 
 static int parse_field(struct cursor *c, struct pkv_field *f)
 {
-	const char *k = c->p;
-	size_t i;
-	int rc;
+	const char *k = c->p, *p = k, *end = c->end;
+	const struct pkv_field *prev;
+	size_t n;
 
-	memset(f, 0, sizeof(*f));
-	if (k >= c->end)
+	*f = (struct pkv_field){ 0 };
+	if (p >= end)
 		return BLOCK_CUT;
-	if (*k < 'a' || *k > 'z')
+	if (*p < 'a' || *p > 'z')
 		return bad(c, "field key does not start with [a-z]");
-	while (c->p < c->end && ((*c->p >= 'a' && *c->p <= 'z') ||
-				 (*c->p >= '0' && *c->p <= '9') || *c->p == '_'))
-		c->p++;
-	if (c->p >= c->end)
+	while (++p < end && (byte_class[(unsigned char)*p] & KEY_CHAR))
+		;
+	c->p = p;
+	if (p >= end)
 		return BLOCK_CUT;
-	if (*c->p != '=')
+	if (*p != '=')
 		return bad(c, "field key is not [a-z][a-z0-9_]* followed by '='");
+	n = (size_t)(p - k);
 	f->key.p = k;
-	f->key.n = (size_t)(c->p - k);
-	if (f->key.n > 32)
+	f->key.n = n;
+	if (n > 32)
 		return bad(c, "field key longer than 32 bytes");
-	for (i = 0; i < c->r->nfields; i++)
-		if (c->r->fields[i].key.n == f->key.n &&
-		    !memcmp(c->r->fields[i].key.p, k, f->key.n))
+	for (prev = c->r->fields; prev < f; prev++)
+		if (prev->key.n == n && prev->key.p[0] == k[0] && !memcmp(prev->key.p, k, n))
 			return bad(c, "duplicate field key");
-	c->p++;
-	if (c->p >= c->end)
+	c->p = ++p;
+	if (p >= end)
 		return BLOCK_CUT;
-	if (*c->p == '"')
+	if (*p == '"')
 		return parse_quoted(c, f);
-	f->value.p = c->p;
-	while (c->p < c->end && bare_char((unsigned char)*c->p))
-		c->p++;
-	f->value.n = (size_t)(c->p - f->value.p);
-	if (c->p < c->end && *c->p != ' ' && *c->p != ']')
+	f->value.p = p;
+	while (p < end && (byte_class[(unsigned char)*p] & BARE_CHAR))
+		p++;
+	c->p = p;
+	f->value.n = (size_t)(p - f->value.p);
+	if (p < end && *p != ' ' && *p != ']')
 		return bad(c, "byte not allowed in a bare value");
-	if (!f->value.n && c->p < c->end)
+	if (!f->value.n && p < end)
 		return bad(c, "empty value");
 	f->raw = f->value;
-	rc = type_bare(c, f);
-	return rc;
+	return type_bare(c, f);
 }
 
 static int parse_fields(struct cursor *c)

@@ -18,7 +18,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 
 /*
  * The longest record /dev/kmsg returns (CONSOLE_EXT_LOG_MAX). The fuzz
@@ -269,12 +268,34 @@ int pkv_boot_id(char boot[PKV_BOOT_ID_LEN + 1]);
 
 /* JSON ----------------------------------------------------------------- */
 
-struct pkv_json {
-	FILE *out;
-	bool pretty;
-};
+/*
+ * The writer: one object per line, in an output buffer it owns, handed to
+ * its sink in blocks between objects and by pkv_json_flush(). Every call
+ * returns 0 or a negative errno: the sink's, or -ENOMEM; the first failure
+ * sticks, and later calls return it without writing.
+ */
+struct pkv_json;
 
-/* One record object, one line (or indented with pretty). */
+#define PKV_JSON_PRETTY	0x1u	/* indent the objects */
+
+/* Where the output goes: all @n bytes, then 0, or a negative errno. */
+typedef int (*pkv_json_sink)(void *ctx, const char *p, size_t n);
+
+/*
+ * A writer to @fd with write(2), which waits in poll() when the fd is
+ * non-blocking and full (its flags are never changed); the fd stays the
+ * caller's to close. 0, -EBADF, -EINVAL (unknown @flags) or -ENOMEM.
+ */
+int pkv_json_new(struct pkv_json **j, int fd, unsigned int flags);
+/* A writer to the caller's @sink, called with @ctx. */
+int pkv_json_new_sink(struct pkv_json **j, pkv_json_sink sink, void *ctx,
+		      unsigned int flags);
+/* Give the buffered output to the sink. */
+int pkv_json_flush(struct pkv_json *j);
+/* Free the writer; what was not flushed is dropped. NULL is a no-op. */
+void pkv_json_free(struct pkv_json *j);
+
+/* One record object. */
 int pkv_json_record(struct pkv_json *j, const struct pkv_record *r);
 /* A malformed record: its reason and its bytes, escaped. */
 int pkv_json_malformed(struct pkv_json *j, const char *why, const char *raw,
@@ -286,7 +307,10 @@ int pkv_json_seq_back(struct pkv_json *j, uint64_t after_seq, uint64_t next_seq)
 /* What pkv_seq_record() found: the new boot object, then the gap's. */
 int pkv_json_seq_event(struct pkv_json *j, const struct pkv_seq_event *ev, uint64_t seq);
 
-/* Write @p as a JSON string; invalid UTF-8 is written as an array of bytes. */
-void pkv_json_string(FILE *out, const char *p, size_t n);
+/*
+ * Append @n bytes as one JSON string value, no newline (for callers that
+ * write their own objects); invalid UTF-8 is an array of byte values.
+ */
+int pkv_json_string(struct pkv_json *j, const char *p, size_t n);
 
 #endif /* PKVKMSG_H */

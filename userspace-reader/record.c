@@ -7,10 +7,10 @@
  */
 #include "internal.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 static int fail(struct pkv_record *r, const char *fmt, ...)
@@ -72,16 +72,18 @@ long pkv_unescape_kmsg(char *dst, const char *src, size_t n, size_t *bad)
 /* Parse a decimal u64 from [p, end); returns the end of the digits or NULL. */
 static const char *parse_u64(const char *p, const char *end, uint64_t *v)
 {
+	const char *s = p, *safe = end - p > 19 ? p + 19 : end;
 	uint64_t x = 0;
-	const char *s = p;
 
-	while (p < end && *p >= '0' && *p <= '9') {
-		unsigned int d = *p - '0';
+	/* Nineteen digits cannot overflow; past them, check. */
+	for (; p < safe && (unsigned char)(*p - '0') < 10; p++)
+		x = x * 10 + (unsigned char)(*p - '0');
+	for (; p < end && (unsigned char)(*p - '0') < 10; p++) {
+		unsigned int d = (unsigned char)(*p - '0');
 
 		if (x > (UINT64_MAX - d) / 10)
 			return NULL;
 		x = x * 10 + d;
-		p++;
 	}
 	if (p == s)
 		return NULL;
@@ -89,9 +91,12 @@ static const char *parse_u64(const char *p, const char *end, uint64_t *v)
 	return p;
 }
 
-/* Decode [p, p + n) into the record's storage. */
-static int decode(struct pkv_record *r, const char *p, size_t n,
-		  struct pkv_span *out, const char *what, size_t base)
+/*
+ * Decode [p, p + n) into the record's storage. @escapes: the record holds
+ * a backslash somewhere (most hold none, and are copied).
+ */
+static int unescape(struct pkv_record *r, const char *p, size_t n,
+		    struct pkv_span *out, const char *what, size_t base)
 {
 	char *dst = pkv_take(r, n);
 	size_t bad;
@@ -105,6 +110,22 @@ static int decode(struct pkv_record *r, const char *p, size_t n,
 	r->used -= n - (size_t)len;
 	out->p = dst;
 	out->n = (size_t)len;
+	return 0;
+}
+
+static inline int decode(struct pkv_record *r, const char *p, size_t n,
+			 struct pkv_span *out, const char *what, size_t base, bool escapes)
+{
+	char *dst;
+
+	if (escapes)
+		return unescape(r, p, n, out, what, base);
+	dst = pkv_take(r, n);
+	if (!dst)
+		return fail(r, "record too large to decode");
+	memcpy(dst, p, n);
+	out->p = dst;
+	out->n = n;
 	return 0;
 }
 
@@ -157,6 +178,7 @@ int pkv_record_parse_flags(struct pkv_record *r, const char *raw, size_t len,
 {
 	const char *end = raw + len, *semi, *nl, *line;
 	const char *nul;
+	bool escapes;
 
 	r->have_seq = false;
 	r->used = 0;
@@ -185,6 +207,7 @@ int pkv_record_parse_flags(struct pkv_record *r, const char *raw, size_t len,
 	nul = memchr(raw, '\0', len);
 	if (nul)
 		return fail(r, "NUL byte at offset %zu", (size_t)(nul - raw));
+	escapes = memchr(semi, '\\', (size_t)(end - semi)) != NULL;
 	line = semi + 1;
 	if (!nl)
 		nl = end;
@@ -194,7 +217,7 @@ int pkv_record_parse_flags(struct pkv_record *r, const char *raw, size_t len,
 		if (te > line && te[-1] == '\r')
 			te--;
 		if (decode(r, line, (size_t)(te - line), &r->text, "text",
-			   (size_t)(line - raw)))
+			   (size_t)(line - raw), escapes))
 			return -1;
 	}
 	/* Dictionary lines: " KEY=value", one per line. */
@@ -225,9 +248,9 @@ int pkv_record_parse_flags(struct pkv_record *r, const char *raw, size_t len,
 			size_t used = r->used;
 
 			if (decode(r, ls + 1, (size_t)(eq - ls - 1), &k, "dictionary key",
-				   (size_t)(ls + 1 - raw)) ||
+				   (size_t)(ls + 1 - raw), escapes) ||
 			    decode(r, eq + 1, (size_t)(le - eq - 1), &v, "dictionary value",
-				   (size_t)(eq + 1 - raw)))
+				   (size_t)(eq + 1 - raw), escapes))
 				return -1;
 			r->used = used;
 			r->dict_dropped++;
@@ -235,9 +258,9 @@ int pkv_record_parse_flags(struct pkv_record *r, const char *raw, size_t len,
 		}
 		d = &r->dict[r->ndict++];
 		if (decode(r, ls + 1, (size_t)(eq - ls - 1), &d->key, "dictionary key",
-			   (size_t)(ls + 1 - raw)) ||
+			   (size_t)(ls + 1 - raw), escapes) ||
 		    decode(r, eq + 1, (size_t)(le - eq - 1), &d->value, "dictionary value",
-			   (size_t)(eq + 1 - raw)))
+			   (size_t)(eq + 1 - raw), escapes))
 			return -1;
 	}
 	pkv_fields_resolve(r, flags);
@@ -274,21 +297,86 @@ const struct pkv_dict_entry *pkv_dict_get(const struct pkv_record *r, const char
 /* Dictionary keys that are not a field's line. */
 static bool is_device_key(struct pkv_span k)
 {
-	return span_is(k, "SUBSYSTEM") || span_is(k, "DEVICE") ||
-	       span_is(k, "PRINTK_KV");
+	if (k.n == 6)
+		return !memcmp(k.p, "DEVICE", 6);
+	if (k.n != 9)
+		return false;
+	return (k.p[0] == 'S' && !memcmp(k.p, "SUBSYSTEM", 9)) ||
+	       (k.p[0] == 'P' && !memcmp(k.p, "PRINTK_KV", 9));
 }
 
-/* Does dictionary key @d name field key @f (upper case of it)? */
+/* Does dictionary key @d name field key @f (its ASCII upper case)? */
 static bool dict_names(struct pkv_span d, struct pkv_span f)
 {
 	size_t i;
 
 	if (d.n != f.n)
 		return false;
-	for (i = 0; i < d.n; i++)
-		if (d.p[i] != toupper((unsigned char)f.p[i]))
+	/* Keys are [a-z0-9_]: upper case is clearing bit 5 of the letters. */
+	for (i = 0; i < d.n; i++) {
+		unsigned char c = (unsigned char)f.p[i];
+
+		if ((unsigned char)(c - 'a') < 26)
+			c &= (unsigned char)~0x20;
+		if ((unsigned char)d.p[i] != c)
+			return false;
+	}
+	return true;
+}
+
+static bool field_has_line(const struct pkv_field *f)
+{
+	return !span_is(f->key, "subsystem") && !span_is(f->key, "device");
+}
+
+static bool line_agrees(const struct pkv_dict_entry *d, const struct pkv_field *f)
+{
+	size_t i, n = f->raw.n;
+
+	if (d->value.n != n)
+		return false;
+	/* Most values are a few bytes: no call for them. */
+	if (n > 16)
+		return !memcmp(d->value.p, f->raw.p, n);
+	for (i = 0; i < n; i++)
+		if (d->value.p[i] != f->raw.p[i])
 			return false;
 	return true;
+}
+
+/*
+ * The kernel writes the lines in the fields' order: one pass over both.
+ * Returns the count of disagreeing values, -2 when there is no field line,
+ * or -1 when the lines are not one per field in that order (then each field
+ * is looked for in all lines).
+ */
+static int compare_in_order(const struct pkv_record *r, struct pkv_span *keys, size_t max)
+{
+	size_t i, k = 0, lines = 0;
+	int bad = 0;
+
+	for (i = 0; i < r->nfields; i++) {
+		const struct pkv_field *f = &r->fields[i];
+
+		if (!field_has_line(f))
+			continue;
+		while (k < r->ndict && is_device_key(r->dict[k].key))
+			k++;
+		if (k == r->ndict || !dict_names(r->dict[k].key, f->key))
+			return -1;
+		if (!line_agrees(&r->dict[k], f)) {
+			if ((size_t)bad < max)
+				keys[bad] = f->key;
+			bad++;
+		}
+		k++;
+		lines++;
+	}
+	for (; k < r->ndict; k++)
+		if (!is_device_key(r->dict[k].key))
+			return -1;
+	/* No field line at all: an unpatched kernel, nothing to compare. */
+	return lines ? bad : -2;
 }
 
 int pkv_dict_compare(const struct pkv_record *r, struct pkv_span *keys, size_t max)
@@ -298,21 +386,27 @@ int pkv_dict_compare(const struct pkv_record *r, struct pkv_span *keys, size_t m
 
 	if (!r->structured)
 		return -1;
+	bad = compare_in_order(r, keys, max);
+	if (bad >= 0)
+		return bad;
+	if (bad == -2)
+		return -1;
 	for (i = 0; i < r->ndict; i++)
 		nkv += !is_device_key(r->dict[i].key);
 	if (!nkv)
 		return -1;
+	bad = 0;
 	/* Every field has its line with the same value ... */
 	for (i = 0; i < r->nfields; i++) {
 		const struct pkv_field *f = &r->fields[i];
 		const struct pkv_dict_entry *d = NULL;
 
-		if (span_is(f->key, "subsystem") || span_is(f->key, "device"))
+		if (!field_has_line(f))
 			continue;
 		for (j = 0; j < r->ndict && !d; j++)
 			if (dict_names(r->dict[j].key, f->key))
 				d = &r->dict[j];
-		if (d && d->value.n == f->raw.n && !memcmp(d->value.p, f->raw.p, f->raw.n))
+		if (d && line_agrees(d, f))
 			continue;
 		if ((size_t)bad < max)
 			keys[bad] = f->key;

@@ -11,15 +11,19 @@
 #   --quick  the same at a tenth of the sizes, no developer loop; docs too
 #   --smoke  tiny sizes, into a temporary directory: every table cell must
 #            be filled and numeric (./pkv test); nothing is timed or judged
+#   --ipb    only the reader's instructions per input byte (callgrind, on
+#            the host, a minute): docs/data/bench/ipb.json is replaced and
+#            docs/PERFORMANCE.md written again from docs/data/bench/
 set -u
 . "$(dirname "$0")/../../qemu-images/lib.sh"
 mode=${1:-full}
 case "$mode" in
-full) burst=50000 replay_mb=100 ;;
---quick) burst=5000 replay_mb=20 ;;
---smoke) burst=500 replay_mb=2 ;;
+full) burst=50000 replay_mb=100 ipb_mib=8 ;;
+--quick) burst=5000 replay_mb=20 ipb_mib=2 ;;
+--smoke) burst=500 replay_mb=2 ipb_mib=1 ;;
+--ipb) burst=0 replay_mb=0 ipb_mib=8 ;;
 -h | --help) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
-*) pkv_die "bench: unknown mode '$mode' (--quick, --smoke, or nothing for the full run)" ;;
+*) pkv_die "bench: unknown mode '$mode' (--quick, --smoke, --ipb, or nothing for the full run)" ;;
 esac
 export PKV_BENCH_BURST=$burst PKV_BENCH_REPS=${PKV_BENCH_REPS:-5}
 reps=$PKV_BENCH_REPS
@@ -32,6 +36,27 @@ data=$work/data
 mkdir -p "$data"
 bin=$PKV_BUILD/userspace-reader
 now_us() { echo $(($(date +%s%N) / 1000)); }
+
+# --ipb: the instruction counts alone, with the rest of docs/data/bench/.
+if [ "$mode" = --ipb ]; then
+	[ -s "$PKV_TOP/docs/data/bench/meta.json" ] || pkv_die "bench --ipb: no docs/data/bench/meta.json: run the full ./pkv bench first"
+	cp "$PKV_TOP/docs/data/bench"/* "$data/"
+	bash "$PKV_TOP/tests/bench/reader-ipb.sh" "$PKV_BUILD" "$data/ipb.json" "$ipb_mib" || exit 1
+	jq --arg date "$(date -u +%Y-%m-%d)" '. + {date: $date, command: "./pkv bench --ipb"}' \
+		"$data/ipb.json" >"$data/ipb.json.new" && mv "$data/ipb.json.new" "$data/ipb.json"
+	python3 "$PKV_TOP/tests/bench/bench.py" "$data" "$work/PERFORMANCE.md" || pkv_die "bench: tests/bench/bench.py failed"
+	cp "$data/ipb.json" "$PKV_TOP/docs/data/bench/ipb.json"
+	cp "$work/PERFORMANCE.md" "$PKV_TOP/docs/PERFORMANCE.md"
+	pkv_say "bench --ipb: wrote docs/data/bench/ipb.json and docs/PERFORMANCE.md"
+	exit 0
+fi
+
+# Instructions per input byte, on the host (callgrind).
+pkv_say "bench: callgrind instruction counts of the reader (${ipb_mib} MiB captures)"
+bash "$PKV_TOP/tests/bench/reader-ipb.sh" "$PKV_BUILD" "$data/ipb.json" "$ipb_mib" || exit 1
+jq --arg date "$(date -u +%Y-%m-%d)" --arg command "./pkv bench${1:+ $mode}" \
+	'. + {date: $date, command: $command}' "$data/ipb.json" >"$data/ipb.json.new" &&
+	mv "$data/ipb.json.new" "$data/ipb.json"
 
 # The jansson peer is not one of the guest's tools: build it here.
 ninja -C "$PKV_BUILD" userspace-reader/pkv-json-jansson >"$work/ninja.log" 2>&1 ||

@@ -17,12 +17,25 @@
 
 #include "pkvkmsg.h"
 
-/* The JSON written since the last check: one object, a strict parse. */
+/* The JSON written, collected by the writer's sink, and how much was checked. */
 struct out {
-	FILE *f;
+	struct pkv_json *j;
 	char *buf;
 	size_t len, checked;
 };
+
+static int out_sink(void *ctx, const char *p, size_t n)
+{
+	struct out *o = ctx;
+	char *b = realloc(o->buf, o->len + n);
+
+	if (!b)
+		abort();
+	memcpy(b + o->len, p, n);
+	o->buf = b;
+	o->len += n;
+	return 0;
+}
 
 /* Every object written since the last check: each one valid JSON, an object. */
 static void check_json(struct out *o)
@@ -30,7 +43,8 @@ static void check_json(struct out *o)
 	json_error_t err;
 	json_t *v;
 
-	fflush(o->f);
+	if (pkv_json_flush(o->j))
+		abort();
 	if (o->checked == o->len) {
 		fprintf(stderr, "nothing written\n");
 		abort();
@@ -78,21 +92,19 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	struct pkv_seqtrack seq = { 0 };
 	struct out o = { 0 };
 	bool bad;
-	struct pkv_json j;
+	struct pkv_json *j;
 	struct pkv_input *in;
 	int fd;
 
-	o.f = open_memstream(&o.buf, &o.len);
-	if (!o.f)
+	if (pkv_json_new_sink(&o.j, out_sink, &o, size & 1 ? PKV_JSON_PRETTY : 0))
 		abort();
-	j.out = o.f;
-	j.pretty = size & 1;
+	j = o.j;
 	if (pkv_record_parse(&r, (const char *)data, size) == 0) {
 		check_record(&r);
-		pkv_json_record(&j, &r);
+		pkv_json_record(j, &r);
 	} else {
 		assert(r.why[0]);
-		pkv_json_malformed(&j, r.why, (const char *)data, size, size);
+		pkv_json_malformed(j, r.why, (const char *)data, size, size);
 	}
 	check_json(&o);
 	fd = memfd_create("fuzz", 0);
@@ -118,21 +130,21 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 
 			pkv_seq_record(&seq, r.seq, &ev);
 			if (ev.new_boot || ev.gap) {
-				pkv_json_seq_event(&j, &ev, r.seq);
+				pkv_json_seq_event(j, &ev, r.seq);
 				check_json(&o);
 			}
 		}
 		if (bad) {
-			pkv_json_malformed(&j, r.why[0] ? r.why : "over-long", c.raw, c.len, c.total);
+			pkv_json_malformed(j, r.why[0] ? r.why : "over-long", c.raw, c.len, c.total);
 		} else {
 			check_record(&r);
-			pkv_json_record(&j, &r);
+			pkv_json_record(j, &r);
 		}
 		check_json(&o);
 	}
 	pkv_input_free(in);
 	close(fd);
-	fclose(o.f);
+	pkv_json_free(o.j);
 	free(o.buf);
 	return 0;
 }

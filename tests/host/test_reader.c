@@ -62,6 +62,44 @@ static void span_is(struct pkv_span s, const char *want)
 		fail_msg("got '%.*s', want '%s'", (int)s.n, s.p, want);
 }
 
+/* The JSON writer into memory: a sink that appends, NUL-terminated. */
+struct membuf {
+	char *p;
+	size_t n;
+};
+
+static int mem_sink(void *ctx, const char *p, size_t n)
+{
+	struct membuf *m = ctx;
+	char *q = realloc(m->p, m->n + n + 1);
+
+	if (!q)
+		return -ENOMEM;
+	memcpy(q + m->n, p, n);
+	m->n += n;
+	q[m->n] = '\0';
+	m->p = q;
+	return 0;
+}
+
+static struct pkv_json *mem_json(struct membuf *m, unsigned int flags)
+{
+	struct pkv_json *j;
+
+	assert_int_equal(pkv_json_new_sink(&j, mem_sink, m, flags), 0);
+	return j;
+}
+
+/* Flush and free the writer; the text written so far ("" if none). */
+static char *mem_done(struct pkv_json *j, struct membuf *m)
+{
+	assert_int_equal(pkv_json_flush(j), 0);
+	pkv_json_free(j);
+	if (!m->p)
+		m->p = calloc(1, 1);
+	return m->p;
+}
+
 static void test_header(void **state)
 {
 	struct pkv_record *r;
@@ -168,13 +206,12 @@ static void test_dict(void **state)
 		span_is(rec.text, "t");
 		span_is(rec.dict[63].value, "63");
 		{
-			char *buf = NULL;
-			size_t len;
-			FILE *m = open_memstream(&buf, &len);
-			struct pkv_json j = { .out = m };
+			struct membuf m = { 0 };
+			struct pkv_json *j = mem_json(&m, 0);
+			char *buf;
 
-			assert_int_equal(pkv_json_record(&j, &rec), 0);
-			fclose(m);
+			assert_int_equal(pkv_json_record(j, &rec), 0);
+			buf = mem_done(j, &m);
 			if (!strstr(buf, "\"K63\":\"63\"},\"dict_dropped\":2,\"text\":\"t\"}"))
 				fail_msg("record with 66 dictionary lines written as: %s", buf);
 			free(buf);
@@ -541,57 +578,42 @@ static void test_cursor(void **state)
 	assert_int_equal(strspn(boot, "0123456789abcdef"), PKV_BOOT_ID_LEN);
 }
 
-static char *json_of(void (*fn)(FILE *), size_t *len)
-{
-	char *buf = NULL;
-	FILE *m = open_memstream(&buf, len);
-
-	fn(m);
-	fclose(m);
-	return buf;
-}
-
-static void strings(FILE *o)
-{
-	pkv_json_string(o, "a\"\\\n\t\r\x01\x7f\xc3\xa9", 10);
-	putc(' ', o);
-	pkv_json_string(o, "a\xff", 2);
-	putc(' ', o);
-	pkv_json_string(o, "\xed\xa0\x80", 3);	/* a UTF-16 surrogate: invalid */
-	putc(' ', o);
-	pkv_json_string(o, "\xf0\x9f\x98\x80", 4);
-}
-
 static void test_json_strings(void **state)
 {
-	size_t len;
-	char *s = json_of(strings, &len);
+	struct membuf m = { 0 };
+	struct pkv_json *j = mem_json(&m, 0);
+	char *out;
 
 	(void)state;
-	assert_string_equal(s, "\"a\\\"\\\\\\n\\t\\r\\u0001\\u007f\xc3\xa9\" [97,255] [237,160,128] "
+	assert_int_equal(pkv_json_string(j, "a\"\\\n\t\r\x01\x7f\xc3\xa9", 10), 0);
+	pkv_json_string(j, "a\xff", 2);
+	pkv_json_string(j, "\xed\xa0\x80", 3);	/* a UTF-16 surrogate: invalid */
+	pkv_json_string(j, "\xf0\x9f\x98\x80", 4);
+	out = mem_done(j, &m);
+	assert_string_equal(out, "\"a\\\"\\\\\\n\\t\\r\\u0001\\u007f\xc3\xa9\"[97,255][237,160,128]"
 			       "\"\xf0\x9f\x98\x80\"");
-	free(s);
+	free(out);
 }
 
 static void test_json_record(void **state)
 {
-	char *buf = NULL;
-	size_t len;
-	FILE *m = open_memstream(&buf, &len);
-	struct pkv_json j = { .out = m };
+	struct membuf m = { 0 };
+	struct pkv_json *j = mem_json(&m, 0);
+	char *buf;
 
 	(void)state;
 	parse("3,7,9,-,caller=C1;p: [kv a=1 b=\"x\"... c=true] m\n DEVICE=n1\n");
-	assert_int_equal(pkv_json_record(&j, &rec), 0);
-	j.pretty = true;
+	assert_int_equal(pkv_json_record(j, &rec), 0);
+	mem_done(j, &m);
+	j = mem_json(&m, PKV_JSON_PRETTY);
 	{
 		struct pkv_gap g = { .reason = "overrun", .lost_known = true, .lost = 4,
 				     .have_after = true, .after_seq = 7,
 				     .have_next = true, .next_seq = 12 };
 
-		assert_int_equal(pkv_json_gap(&j, &g), 0);
+		assert_int_equal(pkv_json_gap(j, &g), 0);
 	}
-	fclose(m);
+	buf = mem_done(j, &m);
 	assert_string_equal(buf,
 		"{\"seq\":7,\"ts_usec\":9,\"facility\":0,\"level\":3,\"cont\":false,\"caller\":\"C1\","
 		"\"structured\":true,\"kv\":\"unmarked\",\"prefix\":\"p: \",\"msg\":\"m\",\"fields\":{\"a\":1,\"b\":\"x\","
@@ -608,16 +630,15 @@ static void test_json_record(void **state)
  */
 static void test_json_dict(void **state)
 {
-	char *buf = NULL;
-	size_t len;
-	FILE *m = open_memstream(&buf, &len);
-	struct pkv_json j = { .out = m };
+	struct membuf m = { 0 };
+	struct pkv_json *j = mem_json(&m, 0);
+	char *buf;
 
 	(void)state;
 	/* The bytes "\\xff" (a backslash, escaped as the kernel does) and the byte 0xff. */
 	parse("6,0,0,-;x\n \xff=1\n A=1\n a\xc3\xa9\xfe=2\n A=2\n B=3\n A=\xff\n \\x5cxff=4\n");
-	assert_int_equal(pkv_json_record(&j, &rec), 0);
-	fclose(m);
+	assert_int_equal(pkv_json_record(j, &rec), 0);
+	buf = mem_done(j, &m);
 	if (!strstr(buf, ",\"dict\":{\"\\\\xff\":\"1\",\"A\":[\"1\",\"2\",[255]],"
 			 "\"a\xc3\xa9\\\\xfe\":\"2\",\"B\":\"3\",\"\\\\x5cxff\":\"4\"},"))
 		fail_msg("dictionary written as: %s", buf);
@@ -627,20 +648,19 @@ static void test_json_dict(void **state)
 /* A gap past 2^63 is written with its exact digits; unknowns are null. */
 static void test_json_gap(void **state)
 {
-	char *buf = NULL;
-	size_t len;
-	FILE *m = open_memstream(&buf, &len);
-	struct pkv_json j = { .out = m };
+	struct membuf m = { 0 };
+	struct pkv_json *j = mem_json(&m, 0);
+	char *buf;
 	struct pkv_gap big = { .reason = "seq", .lost_known = true, .lost = (1ull << 63) + 10,
 			       .have_after = true, .after_seq = 9,
 			       .have_next = true, .next_seq = (1ull << 63) + 20 };
 	struct pkv_gap end = { .reason = "overrun", .have_after = true, .after_seq = UINT64_MAX };
 
 	(void)state;
-	assert_int_equal(pkv_json_gap(&j, &big), 0);
-	assert_int_equal(pkv_json_gap(&j, &end), 0);
-	assert_int_equal(pkv_json_seq_back(&j, 12, 3), 0);
-	fclose(m);
+	assert_int_equal(pkv_json_gap(j, &big), 0);
+	assert_int_equal(pkv_json_gap(j, &end), 0);
+	assert_int_equal(pkv_json_seq_back(j, 12, 3), 0);
+	buf = mem_done(j, &m);
 	assert_string_equal(buf,
 		"{\"gap\":true,\"reason\":\"seq\",\"lost\":9223372036854775818,"
 		"\"after_seq\":9,\"next_seq\":9223372036854775828}\n"
