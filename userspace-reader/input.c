@@ -18,45 +18,57 @@
 #include <unistd.h>
 
 /*
- * The stream buffer. The fuzzer builds with a small one (tests/fuzz/run.sh):
- * its inputs are small, so the refill and over-long paths are reached, and a
- * run does not allocate a megabyte.
+ * The stream buffer: this, or two records if that is more. The fuzzer
+ * builds with 0 (tests/fuzz/run.sh) and small records: its inputs are
+ * small, so the refill and over-long paths are reached, and a run does
+ * not allocate a megabyte.
  */
 #ifndef PKV_STREAM_BUF
 #define PKV_STREAM_BUF	(1u << 20)
 #endif
-_Static_assert(PKV_STREAM_BUF >= 2 * PKV_RECORD_MAX, "stream buffer below two records");
 
 struct pkv_input {
 	int fd;
 	bool device, follow, eof, failed;
 	bool regular;		/* a regular file: the next byte is a read() away */
+	size_t record_max;
 	char *buf;
 	size_t cap, start, fill, scan;
 	/* An over-long record being skipped: its head and its length so far. */
 	bool skipping;
 	size_t skipped;
-	char head[PKV_RECORD_MAX];
+	char *head;		/* record_max bytes */
 };
 
-struct pkv_input *pkv_input_new(int fd, bool device, bool follow)
+int pkv_input_new(struct pkv_input **inp, int fd, unsigned int flags, size_t record_max)
 {
-	struct pkv_input *in = calloc(1, sizeof(*in));
+	struct pkv_input *in;
 	struct stat st;
 
+	*inp = NULL;
+	if (!record_max)
+		record_max = PKV_RECORD_MAX;
+	if (fd < 0 || (flags & ~(PKV_INPUT_DEVICE | PKV_INPUT_FOLLOW)) || record_max < 64 ||
+	    record_max > SIZE_MAX / 4)
+		return -EINVAL;
+	in = calloc(1, sizeof(*in));
 	if (!in)
-		return NULL;
+		return -ENOMEM;
 	in->fd = fd;
 	in->regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
-	in->device = device;
-	in->follow = follow;
-	in->cap = device ? PKV_RECORD_MAX : PKV_STREAM_BUF;
+	in->device = flags & PKV_INPUT_DEVICE;
+	in->follow = flags & PKV_INPUT_FOLLOW;
+	in->record_max = record_max;
+	in->cap = in->device ? record_max :
+		  PKV_STREAM_BUF > 2 * record_max ? PKV_STREAM_BUF : 2 * record_max;
 	in->buf = malloc(in->cap);
-	if (!in->buf) {
-		free(in);
-		return NULL;
+	in->head = in->device ? NULL : malloc(record_max);
+	if (!in->buf || (!in->device && !in->head)) {
+		pkv_input_free(in);
+		return -ENOMEM;
 	}
-	return in;
+	*inp = in;
+	return 0;
 }
 
 void pkv_input_free(struct pkv_input *in)
@@ -64,6 +76,7 @@ void pkv_input_free(struct pkv_input *in)
 	if (!in)
 		return;
 	free(in->buf);
+	free(in->head);
 	free(in);
 }
 
@@ -145,7 +158,7 @@ static bool refill(struct pkv_input *in, struct pkv_chunk *c)
 		 * end may be the record's last byte, then the next one starts.
 		 */
 		if (!in->skipping) {
-			memcpy(in->head, in->buf, sizeof(in->head));
+			memcpy(in->head, in->buf, in->record_max);
 			in->skipping = true;
 			in->skipped = 0;
 		}
@@ -218,17 +231,17 @@ static void stream_next(struct pkv_input *in, struct pkv_chunk *c)
 				in->skipping = false;
 				c->ev = PKV_EV_OVERLONG;
 				c->raw = in->head;
-				c->len = sizeof(in->head);
+				c->len = in->record_max;
 				c->total = in->skipped + len;
 				return;
 			}
 			/* An empty line is no record. */
 			if ((len == 1 && p[0] == '\n') || (len == 2 && p[0] == '\r' && p[1] == '\n'))
 				continue;
-			if (len > PKV_RECORD_MAX) {
+			if (len > in->record_max) {
 				c->ev = PKV_EV_OVERLONG;
 				c->raw = p;
-				c->len = PKV_RECORD_MAX;
+				c->len = in->record_max;
 				c->total = len;
 				return;
 			}

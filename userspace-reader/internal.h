@@ -31,7 +31,7 @@ static inline char *pkv_take(struct pkv_record *r, size_t n)
 {
 	char *p;
 
-	if (n > sizeof(r->store) - r->used)
+	if (n > r->store_size - r->used)
 		return NULL;
 	p = r->store + r->used;
 	r->used += n;

@@ -292,11 +292,11 @@ fail:
 int main(int argc, char **argv)
 {
 	struct options o = { 0 };
-	struct pkv_json *j;
+	struct pkv_json *j = NULL;
 	struct pkv_seqtrack seq = { 0 };
 	struct pkv_cursor here = { 0 };
-	struct pkv_record *r;
-	struct pkv_input *in;
+	struct pkv_record *r = NULL;
+	struct pkv_input *in = NULL;
 	struct pkv_gap end_gap;
 	const char *name;
 	bool device;
@@ -314,11 +314,14 @@ int main(int argc, char **argv)
 	if (o.have_start)
 		pkv_seq_resume(&seq, o.start.seq, !o.start.have_boot || !here.have_boot ||
 			       !strcmp(o.start.boot, here.boot));
-	r = malloc(sizeof(*r));
-	in = pkv_input_new(fd, device, o.follow);
-	err = pkv_json_new(&j, STDOUT_FILENO, o.pretty ? PKV_JSON_PRETTY : 0);
-	if (!r || !in || err) {
-		fprintf(stderr, "kmsg2json: out of memory\n");
+	err = pkv_record_new(&r, 0);
+	if (!err)
+		err = pkv_input_new(&in, fd, (device ? PKV_INPUT_DEVICE : 0) |
+				    (o.follow ? PKV_INPUT_FOLLOW : 0), 0);
+	if (!err)
+		err = pkv_json_new(&j, STDOUT_FILENO, o.pretty ? PKV_JSON_PRETTY : 0);
+	if (err) {
+		fprintf(stderr, "kmsg2json: cannot set up the reader: %s\n", strerror(-err));
 		return EXIT_USAGE;
 	}
 	if (o.cursor_file && o.follow) {
@@ -361,8 +364,8 @@ int main(int argc, char **argv)
 		/* Of an over-long record only the head is kept: its header still counts. */
 		bad = pkv_record_parse_flags(r, c.raw, c.len, o.parse_flags) != 0 || c.ev == PKV_EV_OVERLONG;
 		if (c.ev == PKV_EV_OVERLONG)
-			snprintf(r->why, sizeof(r->why), "record of %zu bytes is longer than %d",
-				 c.total, PKV_RECORD_MAX);
+			snprintf(r->why, sizeof(r->why), "record of %zu bytes is longer than %zu",
+				 c.total, r->record_max);
 		/* A malformed record whose header parsed still accounts for its seq. */
 		if (r->have_seq) {
 			if (pkv_seq_record(&seq, r->seq, &sev) == PKV_SEQ_OLD)
@@ -396,7 +399,7 @@ int main(int argc, char **argv)
 		free((char *)o.filter.match[i].key);
 	pkv_json_free(j);
 	pkv_input_free(in);
-	free(r);
+	pkv_record_free(r);
 	if (fd != STDIN_FILENO)
 		close(fd);
 	return status;

@@ -9,8 +9,16 @@
  *           then the field block of its text (docs/FORMAT.md)
  *   json    pkv_json_*: one JSON object per record, always valid UTF-8
  *
- * No global state: every function works on the objects it is given. Errors
- * are returned, with a reason the caller can print.
+ * No global state: every function works on the objects it is given, which
+ * its *_new() function allocates. Errors are returned as negative errno
+ * values; a malformed record also leaves a reason the caller can print.
+ * Descriptors are the caller's: the library reads and writes them, never
+ * changes their flags, and never closes them.
+ *
+ * ABI: the shared library exports exactly the functions declared here
+ * (pkvkmsg.sym). struct pkv_record is allocated by the library, its
+ * limits are run-time values, and a later version only adds members at
+ * its end.
  */
 #ifndef PKVKMSG_H
 #define PKVKMSG_H
@@ -20,15 +28,12 @@
 #include <stdint.h>
 
 /*
- * The longest record /dev/kmsg returns (CONSOLE_EXT_LOG_MAX). The fuzz
- * build lowers it so that the over-long paths are reached with small,
- * fast inputs; the library and its callers must be built with one value.
+ * The longest record /dev/kmsg returns (CONSOLE_EXT_LOG_MAX): the default
+ * record_max of pkv_record_new() and pkv_input_new() (0 asks for it).
  */
-#ifndef PKV_RECORD_MAX
 #define PKV_RECORD_MAX	8192
-#endif
-#define PKV_MAX_FIELDS	64
-#define PKV_MAX_DICT	64	/* journald takes 64 (N_IOVEC_KERNEL_FIELDS) */
+#define PKV_MAX_FIELDS	64	/* the fields kept of one record */
+#define PKV_MAX_DICT	64	/* dictionary lines kept; journald takes 64 (N_IOVEC_KERNEL_FIELDS) */
 
 /* A run of bytes inside a record's storage; not NUL-terminated. */
 struct pkv_span {
@@ -74,7 +79,17 @@ enum pkv_kv_source {
  * (captures of kernels that use printk_kv.h without the printk patches). */
 #define PKV_PARSE_UNMARKED	0x1u
 
+/* The layout of struct pkv_record that this header describes. */
+#define PKV_RECORD_VERSION	1
+
+/*
+ * One parsed record, from pkv_record_new(). Its members are read-only for
+ * the caller; spans point into the record's own storage and are valid
+ * until the next parse of the same record.
+ */
 struct pkv_record {
+	uint32_t version;		/* PKV_RECORD_VERSION of the library that made it */
+	size_t record_max;		/* the longest raw record it takes */
 	bool have_seq;			/* the header parsed, even if the rest did not */
 	uint64_t seq;
 	uint64_t ts_usec;
@@ -83,7 +98,7 @@ struct pkv_record {
 	bool cont;
 	struct pkv_span caller;		/* "T123", "C1"; n == 0 when absent */
 	struct pkv_span text;		/* decoded record text */
-	struct pkv_dict_entry dict[PKV_MAX_DICT];
+	struct pkv_dict_entry *dict;	/* PKV_MAX_DICT of them */
 	size_t ndict;
 	size_t dict_dropped;		/* well-formed lines past PKV_MAX_DICT, not kept */
 
@@ -95,21 +110,31 @@ struct pkv_record {
 	struct pkv_span prefix;		/* before the text's block; empty without one */
 	struct pkv_span msg;		/* the human message; all text without a block */
 	struct pkv_span block;		/* the text block's complete fields, as written */
-	struct pkv_field fields[PKV_MAX_FIELDS];
+	struct pkv_field *fields;	/* PKV_MAX_FIELDS of them */
 	size_t nfields;
 
-	/* Decoded bytes live here; spans above point into it. */
-	char store[3 * PKV_RECORD_MAX];
-	size_t used;
-	char why[128];			/* reason for a parse failure */
+	char why[128];			/* the reason of a parse failure */
+
+	/* The library's: decoded bytes live here, the spans point into it. */
+	char *store;
+	size_t store_size, used;
 };
+
+/*
+ * A record for raw records of up to @record_max bytes (0: PKV_RECORD_MAX).
+ * 0, -EINVAL (@record_max below 64) or -ENOMEM.
+ */
+int pkv_record_new(struct pkv_record **r, size_t record_max);
+/* NULL is a no-op. */
+void pkv_record_free(struct pkv_record *r);
 
 /*
  * Parse one raw record: "prio,seq,ts,flags[,k=v...];text\n" and its
  * " KEY=value\n" dictionary lines, as read() from /dev/kmsg returns it (the
  * final newline may be missing, a CR before each newline is tolerated).
- * Then parse the field block of the text. Returns 0, or -1 with r->why set;
- * a bad field block is not a failure: r->kv_error says why it was rejected.
+ * Then parse the field block of the text. Returns 0, -EMSGSIZE (longer
+ * than r->record_max) or -EBADMSG, with r->why set; a bad field block is
+ * not a failure: r->kv_error says why it was rejected.
  */
 int pkv_record_parse(struct pkv_record *r, const char *raw, size_t len);
 /* The same, with PKV_PARSE_* @flags. */
@@ -124,10 +149,10 @@ void pkv_block_parse(struct pkv_record *r);
 
 /*
  * A patched kernel also writes each field as a dictionary line KEY=value
- * for journald (docs/FORMAT.md). Compare them with the record's fields: -1
- * when the record has no such line (an unpatched kernel, or no fields),
- * else the number of disagreements, with the keys of the first @max of
- * them in @keys.
+ * for journald (docs/FORMAT.md). Compare them with the record's fields:
+ * -ENODATA when the record has no such line (an unpatched kernel, or no
+ * fields), else the number of disagreements, with the keys of the first
+ * @max of them in @keys.
  */
 int pkv_dict_compare(const struct pkv_record *r, struct pkv_span *keys, size_t max);
 
@@ -137,7 +162,7 @@ const struct pkv_dict_entry *pkv_dict_get(const struct pkv_record *r, const char
 
 /*
  * Decode /dev/kmsg's \xNN escapes from @src into @dst (room for @n bytes).
- * Returns the decoded length, or -1 with *bad set to the offset of an
+ * Returns the decoded length, or -EINVAL with *bad set to the offset of an
  * escape the kernel never writes.
  */
 long pkv_unescape_kmsg(char *dst, const char *src, size_t n, size_t *bad);
@@ -146,7 +171,7 @@ long pkv_unescape_kmsg(char *dst, const char *src, size_t n, size_t *bad);
 
 enum pkv_event {
 	PKV_EV_RECORD,		/* ev->raw holds one record */
-	PKV_EV_OVERLONG,	/* a record longer than PKV_RECORD_MAX; ev->raw is its start */
+	PKV_EV_OVERLONG,	/* a record longer than record_max; ev->raw is its start */
 	PKV_EV_OVERRUN,		/* EPIPE: records were overwritten before they were read */
 	PKV_EV_ERROR,		/* a read failed: ev->err is the errno */
 	PKV_EV_END,		/* end of input, or nothing more to read without --follow */
@@ -163,19 +188,23 @@ struct pkv_chunk {
 
 struct pkv_input;
 
+#define PKV_INPUT_DEVICE	0x1u	/* @fd is /dev/kmsg: a record per read() */
+#define PKV_INPUT_FOLLOW	0x2u	/* at the end of the records, wait for more */
+
 /*
- * Read records from @fd. @device: the fd is /dev/kmsg (one record per read;
- * without @follow, end where poll() finds no record ready, or at EAGAIN);
+ * Read records of up to @record_max bytes (0: PKV_RECORD_MAX) from @fd.
+ * PKV_INPUT_DEVICE: the fd is /dev/kmsg (one record per read; without
+ * PKV_INPUT_FOLLOW, end where poll() finds no record ready, or at EAGAIN);
  * otherwise a stream of records. The fd's flags are never changed, and it
- * stays the caller's to close. Returns NULL with errno set on allocation
- * failure; read errors come as events.
+ * stays the caller's to close. 0, -EINVAL or -ENOMEM; read errors come as
+ * events.
  *
  * pkv_input_next() never blocks, whether the fd is blocking or not: where
  * a read() could wait (/dev/kmsg with @follow, a pipe, a terminal) it
  * returns PKV_EV_WAIT instead, and the caller polls the fd, from its own
  * event loop if it has one.
  */
-struct pkv_input *pkv_input_new(int fd, bool device, bool follow);
+int pkv_input_new(struct pkv_input **in, int fd, unsigned int flags, size_t record_max);
 void pkv_input_free(struct pkv_input *in);
 /* Fill @c with the next event; the bytes stay valid until the next call. */
 void pkv_input_next(struct pkv_input *in, struct pkv_chunk *c);

@@ -11,6 +11,7 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int fail(struct pkv_record *r, const char *fmt, ...)
@@ -23,7 +24,44 @@ static int fail(struct pkv_record *r, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(r->why, sizeof(r->why), fmt, ap);
 	va_end(ap);
-	return -1;
+	return -EBADMSG;
+}
+
+int pkv_record_new(struct pkv_record **rp, size_t record_max)
+{
+	struct pkv_record *r;
+
+	*rp = NULL;
+	if (!record_max)
+		record_max = PKV_RECORD_MAX;
+	if (record_max < 64 || record_max > SIZE_MAX / 4)
+		return -EINVAL;
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	r->version = PKV_RECORD_VERSION;
+	r->record_max = record_max;
+	/* Decoding never grows a span; the block's hex numbers add 21 bytes each. */
+	r->store_size = 3 * record_max;
+	r->store = malloc(r->store_size);
+	r->dict = calloc(PKV_MAX_DICT, sizeof(*r->dict));
+	r->fields = calloc(PKV_MAX_FIELDS, sizeof(*r->fields));
+	if (!r->store || !r->dict || !r->fields) {
+		pkv_record_free(r);
+		return -ENOMEM;
+	}
+	*rp = r;
+	return 0;
+}
+
+void pkv_record_free(struct pkv_record *r)
+{
+	if (!r)
+		return;
+	free(r->store);
+	free(r->dict);
+	free(r->fields);
+	free(r);
 }
 
 /* /dev/kmsg writes \\xNN in lowercase; either case is read. */
@@ -55,13 +93,13 @@ long pkv_unescape_kmsg(char *dst, const char *src, size_t n, size_t *bad)
 			break;
 		if (n - i < 4) {
 			*bad = i;
-			return -1;
+			return -EINVAL;
 		}
 		hi = hexval(src[i + 2]);
 		lo = hexval(src[i + 3]);
 		if (src[i + 1] != 'x' || hi < 0 || lo < 0) {
 			*bad = i;
-			return -1;
+			return -EINVAL;
 		}
 		dst[o++] = (char)(hi << 4 | lo);
 		i += 4;
@@ -192,8 +230,10 @@ int pkv_record_parse_flags(struct pkv_record *r, const char *raw, size_t len,
 	r->kv_error = NULL;
 	r->why[0] = '\0';
 
-	if (len > PKV_RECORD_MAX)
-		return fail(r, "record of %zu bytes is longer than %d", len, PKV_RECORD_MAX);
+	if (len > r->record_max) {
+		fail(r, "record of %zu bytes is longer than %zu", len, r->record_max);
+		return -EMSGSIZE;
+	}
 	if (len && end[-1] == '\n')
 		end--;
 	semi = memchr(raw, ';', (size_t)(end - raw));
@@ -201,7 +241,7 @@ int pkv_record_parse_flags(struct pkv_record *r, const char *raw, size_t len,
 	if (!semi || (nl && nl < semi))
 		return fail(r, "no ';' ends the record header");
 	if (parse_header(r, raw, semi))
-		return -1;
+		return -EBADMSG;
 	r->have_seq = true;
 	/* The kernel writes NUL as \x00; a raw one means the stream is damaged. */
 	nul = memchr(raw, '\0', len);
@@ -218,7 +258,7 @@ int pkv_record_parse_flags(struct pkv_record *r, const char *raw, size_t len,
 			te--;
 		if (decode(r, line, (size_t)(te - line), &r->text, "text",
 			   (size_t)(line - raw), escapes))
-			return -1;
+			return -EBADMSG;
 	}
 	/* Dictionary lines: " KEY=value", one per line. */
 	while (nl < end) {
@@ -251,7 +291,7 @@ int pkv_record_parse_flags(struct pkv_record *r, const char *raw, size_t len,
 				   (size_t)(ls + 1 - raw), escapes) ||
 			    decode(r, eq + 1, (size_t)(le - eq - 1), &v, "dictionary value",
 				   (size_t)(eq + 1 - raw), escapes))
-				return -1;
+				return -EBADMSG;
 			r->used = used;
 			r->dict_dropped++;
 			continue;
@@ -261,7 +301,7 @@ int pkv_record_parse_flags(struct pkv_record *r, const char *raw, size_t len,
 			   (size_t)(ls + 1 - raw), escapes) ||
 		    decode(r, eq + 1, (size_t)(le - eq - 1), &d->value, "dictionary value",
 			   (size_t)(eq + 1 - raw), escapes))
-			return -1;
+			return -EBADMSG;
 	}
 	pkv_fields_resolve(r, flags);
 	return 0;
@@ -385,16 +425,16 @@ int pkv_dict_compare(const struct pkv_record *r, struct pkv_span *keys, size_t m
 	int bad = 0;
 
 	if (!r->structured)
-		return -1;
+		return -ENODATA;
 	bad = compare_in_order(r, keys, max);
 	if (bad >= 0)
 		return bad;
 	if (bad == -2)
-		return -1;
+		return -ENODATA;
 	for (i = 0; i < r->ndict; i++)
 		nkv += !is_device_key(r->dict[i].key);
 	if (!nkv)
-		return -1;
+		return -ENODATA;
 	bad = 0;
 	/* Every field has its line with the same value ... */
 	for (i = 0; i < r->nfields; i++) {

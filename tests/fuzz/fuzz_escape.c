@@ -13,22 +13,24 @@
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 {
-	static struct pkv_record r;
+	static struct pkv_record *r;
 	char in[512], buf[PKV_STR_MAX], text[PKV_STR_MAX + 32];
 	const struct pkv_field *f;
 	size_t n = size < sizeof(in) - 1 ? size : sizeof(in) - 1;
 	int len;
 
+	if (!r && pkv_record_new(&r, 0))
+		abort();
 	memcpy(in, data, n);
 	in[n] = '\0';
 	n = strlen(in);
 	len = snprintf(text, sizeof(text), "p: [kv s=%s] m", __pkv_str(buf, in));
-	r.text.p = text;
-	r.text.n = (size_t)len;
-	r.used = 0;
-	pkv_block_parse(&r);
-	f = pkv_field_get(&r, "s");
-	if (!r.structured || r.truncated || !f || f->type != PKV_STRING)
+	r->text.p = text;
+	r->text.n = (size_t)len;
+	r->used = 0;
+	pkv_block_parse(r);
+	f = pkv_field_get(r, "s");
+	if (!r->structured || r->truncated || !f || f->type != PKV_STRING)
 		abort();
 	if (f->cut ? !(f->value.n < n) : f->value.n != n)
 		abort();

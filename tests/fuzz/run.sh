@@ -20,13 +20,14 @@ top=$(cd "$here/../.." && pwd)
 out=${PKV_BUILD:-$top/build}/fuzz
 mkdir -p "$out"
 reader="$top/userspace-reader/record.c $top/userspace-reader/kvblock.c $top/userspace-reader/input.c $top/userspace-reader/seq.c $top/userspace-reader/json.c"
-# Records of at most 1 KiB and a 2 KiB stream buffer instead of 8 KiB and
-# 1 MiB: every path of the parser and the input layer (over-long records,
-# refills, a record across the buffer's end) is then reached by inputs of
-# a few KiB, which run about ten times faster than the full-size ones.
+# Records of at most 1 KiB (fuzz_record.c asks for them) and a stream
+# buffer of two records (PKV_STREAM_BUF=0) instead of 8 KiB and 1 MiB: every
+# path of the parser and the input layer (over-long records, refills, a
+# record across the buffer's end) is then reached by inputs of a few KiB,
+# which run about ten times faster than the full-size ones.
 maxlen=4096
 flags="-std=gnu11 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-	-DPKV_RECORD_MAX=1024 -DPKV_STREAM_BUF=2048 -I$top/userspace-reader"
+	-DPKV_STREAM_BUF=0 -I$top/userspace-reader"
 echo "fuzz: building the targets in $out"
 clang $flags "$here/fuzz_record.c" $reader -ljansson -o "$out/fuzz_record" || exit 1
 clang $flags -DCONFIG_NONE -I"$top/tests/host/shim" -I"$top/include-prototype" \

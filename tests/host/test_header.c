@@ -288,12 +288,14 @@ static size_t kmsg_record(char *out, size_t n, int level, const char *text, size
 static struct pkv_record *parse_last(void)
 {
 	static char raw[4 * LOG_LINE_MAX + 32];
-	static struct pkv_record r;
+	static struct pkv_record *r;
 	const struct shim_record *s = &shim_log[shim_nlog - 1];
 	size_t n = kmsg_record(raw, sizeof(raw), s->level, s->text, s->len);
 
-	assert_int_equal(pkv_record_parse_flags(&r, raw, n, PKV_PARSE_UNMARKED), 0);
-	return &r;
+	if (!r)
+		assert_int_equal(pkv_record_new(&r, 0), 0);
+	assert_int_equal(pkv_record_parse_flags(r, raw, n, PKV_PARSE_UNMARKED), 0);
+	return r;
 }
 
 static void expect_field(const struct pkv_record *r, const char *key, enum pkv_type t,

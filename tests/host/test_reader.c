@@ -15,7 +15,8 @@
 #include "pkvkmsg.h"
 #include "../../userspace-reader/filter.h"
 
-static struct pkv_record rec;
+/* The record the tests parse into (pkv_record_new() in main()). */
+static struct pkv_record *rec;
 
 /*
  * Most tests are of the block's grammar: they take fields from unmarked
@@ -23,11 +24,11 @@ static struct pkv_record rec;
  */
 static struct pkv_record *parse(const char *raw)
 {
-	int rc = pkv_record_parse_flags(&rec, raw, strlen(raw), PKV_PARSE_UNMARKED);
+	int rc = pkv_record_parse_flags(rec, raw, strlen(raw), PKV_PARSE_UNMARKED);
 
 	if (rc)
-		fail_msg("parse of '%s' failed: %s", raw, rec.why);
-	return &rec;
+		fail_msg("parse of '%s' failed: %s", raw, rec->why);
+	return rec;
 }
 
 /* A record whose text is @text, escaped as devkmsg_read() escapes it. */
@@ -50,10 +51,15 @@ static struct pkv_record *parse_text(const char *text)
 
 static void parse_fails(const char *raw, size_t len, const char *why)
 {
-	if (pkv_record_parse(&rec, raw, len) == 0)
+	int rc = pkv_record_parse(rec, raw, len);
+
+	if (rc == 0)
 		fail_msg("'%s' parsed, expected failure '%s'", raw, why);
-	if (!strstr(rec.why, why))
-		fail_msg("'%s': reason '%s' does not contain '%s'", raw, rec.why, why);
+	/* The two codes of a bad record: too long, or malformed. */
+	if (rc != (len > rec->record_max ? -EMSGSIZE : -EBADMSG))
+		fail_msg("'%s': returned %d, not -EMSGSIZE or -EBADMSG", raw, rc);
+	if (!strstr(rec->why, why))
+		fail_msg("'%s': reason '%s' does not contain '%s'", raw, rec->why, why);
 }
 
 static void span_is(struct pkv_span s, const char *want)
@@ -173,6 +179,38 @@ static void test_unescape(void **state)
 	parse_fails("6,1,2,-;a\\", 10, "invalid escape");
 }
 
+/* Errors are negative errno values, and objects come from their *_new(). */
+static void test_error_codes(void **state)
+{
+	struct pkv_record *r;
+	struct pkv_input *in;
+	struct pkv_json *j;
+	char dst[8];
+	size_t bad;
+
+	(void)state;
+	assert_int_equal(pkv_record_new(&r, 63), -EINVAL);
+	assert_null(r);
+	assert_int_equal(pkv_record_new(&r, 64), 0);
+	assert_int_equal(r->version, PKV_RECORD_VERSION);
+	assert_int_equal(r->record_max, 64);
+	/* The limit is the record's own: 65 bytes are too long for it. */
+	assert_int_equal(pkv_record_parse(r, "6,1,2,-;aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n",
+					  65), -EMSGSIZE);
+	assert_int_equal(pkv_record_parse(r, "6,1,2,-;a\n", 10), 0);
+	pkv_record_free(r);
+	pkv_record_free(NULL);
+	assert_int_equal(pkv_unescape_kmsg(dst, "a\\xzz", 5, &bad), -EINVAL);
+	assert_int_equal(bad, 1);
+	assert_int_equal(pkv_input_new(&in, -1, 0, 0), -EINVAL);
+	assert_int_equal(pkv_input_new(&in, 0, 0x80, 0), -EINVAL);
+	assert_int_equal(pkv_input_new(&in, 0, 0, 10), -EINVAL);
+	assert_null(in);
+	assert_int_equal(pkv_json_new(&j, -1, 0), -EBADF);
+	assert_int_equal(pkv_json_new(&j, 1, 0x80), -EINVAL);
+	assert_null(j);
+}
+
 static void test_dict(void **state)
 {
 	struct pkv_record *r;
@@ -196,21 +234,21 @@ static void test_dict(void **state)
 
 		for (int i = 0; i < PKV_MAX_DICT; i++)
 			n += (size_t)snprintf(raw + n, sizeof(raw) - n, " K%d=%d\n", i, i);
-		assert_int_equal(pkv_record_parse(&rec, raw, n), 0);
-		assert_int_equal(rec.ndict, 64);
+		assert_int_equal(pkv_record_parse(rec, raw, n), 0);
+		assert_int_equal(rec->ndict, 64);
 		/* Past them: the record and its text stay, the excess is counted. */
 		n += (size_t)snprintf(raw + n, sizeof(raw) - n, " K64=64\n K65=65\n");
-		assert_int_equal(pkv_record_parse(&rec, raw, n), 0);
-		assert_int_equal(rec.ndict, 64);
-		assert_int_equal(rec.dict_dropped, 2);
-		span_is(rec.text, "t");
-		span_is(rec.dict[63].value, "63");
+		assert_int_equal(pkv_record_parse(rec, raw, n), 0);
+		assert_int_equal(rec->ndict, 64);
+		assert_int_equal(rec->dict_dropped, 2);
+		span_is(rec->text, "t");
+		span_is(rec->dict[63].value, "63");
 		{
 			struct membuf m = { 0 };
 			struct pkv_json *j = mem_json(&m, 0);
 			char *buf;
 
-			assert_int_equal(pkv_json_record(j, &rec), 0);
+			assert_int_equal(pkv_json_record(j, rec), 0);
 			buf = mem_done(j, &m);
 			if (!strstr(buf, "\"K63\":\"63\"},\"dict_dropped\":2,\"text\":\"t\"}"))
 				fail_msg("record with 66 dictionary lines written as: %s", buf);
@@ -395,8 +433,7 @@ static void collect(const char *data, size_t len, struct collected *c)
 	unlink(path);
 	assert_int_equal(write(fd, data, len), (ssize_t)len);
 	lseek(fd, 0, SEEK_SET);
-	in = pkv_input_new(fd, false, false);
-	assert_non_null(in);
+	assert_int_equal(pkv_input_new(&in, fd, 0, 0), 0);
 	memset(c, 0, sizeof(*c));
 	for (;;) {
 		struct pkv_chunk ch;
@@ -603,7 +640,7 @@ static void test_json_record(void **state)
 
 	(void)state;
 	parse("3,7,9,-,caller=C1;p: [kv a=1 b=\"x\"... c=true] m\n DEVICE=n1\n");
-	assert_int_equal(pkv_json_record(j, &rec), 0);
+	assert_int_equal(pkv_json_record(j, rec), 0);
 	mem_done(j, &m);
 	j = mem_json(&m, PKV_JSON_PRETTY);
 	{
@@ -637,7 +674,7 @@ static void test_json_dict(void **state)
 	(void)state;
 	/* The bytes "\\xff" (a backslash, escaped as the kernel does) and the byte 0xff. */
 	parse("6,0,0,-;x\n \xff=1\n A=1\n a\xc3\xa9\xfe=2\n A=2\n B=3\n A=\xff\n \\x5cxff=4\n");
-	assert_int_equal(pkv_json_record(j, &rec), 0);
+	assert_int_equal(pkv_json_record(j, rec), 0);
 	buf = mem_done(j, &m);
 	if (!strstr(buf, ",\"dict\":{\"\\\\xff\":\"1\",\"A\":[\"1\",\"2\",[255]],"
 			 "\"a\xc3\xa9\\\\xfe\":\"2\",\"B\":\"3\",\"\\\\x5cxff\":\"4\"},"))
@@ -678,9 +715,9 @@ static void test_dict_compare(void **state)
 	(void)state;
 	/* No field line: an unpatched kernel. */
 	r = parse("6,1,2,-;p: [kv a=1] m\n SUBSYSTEM=net\n");
-	assert_int_equal(pkv_dict_compare(r, keys, 4), -1);
+	assert_int_equal(pkv_dict_compare(r, keys, 4), -ENODATA);
 	r = parse("6,1,2,-;plain\n A=1\n");
-	assert_int_equal(pkv_dict_compare(r, keys, 4), -1);
+	assert_int_equal(pkv_dict_compare(r, keys, 4), -ENODATA);
 	/* Agreement: bare values as written, strings decoded. */
 	r = parse("6,1,2,-;p: [kv a=0x1f s=\"x y\\x5c\"\" long_key=-EINVAL] m\n"
 		  " DEVICE=n1\n A=0x1f\n S=x y\"\n LONG_KEY=-EINVAL\n");
@@ -698,7 +735,7 @@ static void test_dict_compare(void **state)
 static void test_trust(void **state)
 {
 	struct pkv_span keys[4];
-	struct pkv_record *r = &rec;
+	struct pkv_record *r = rec;
 	const char *raw;
 
 	(void)state;
@@ -786,24 +823,24 @@ static void test_filters(void **state)
 
 		assert_int_equal(filter_add_facilities(&g, "200", why, sizeof(why)), 0);
 		parse("1607,1,2,-;x\n");			/* (200 << 3) | 7 */
-		assert_true(filter_pass(&g, &rec));
+		assert_true(filter_pass(&g, rec));
 		parse("1615,1,2,-;x\n");			/* 201 */
-		assert_false(filter_pass(&g, &rec));
+		assert_false(filter_pass(&g, rec));
 	}
 	assert_int_equal(filter_add_match(&f, "tunnel=4", why, sizeof(why)), 0);
 	assert_int_equal(filter_add_match(&f, "novalue", why, sizeof(why)), -1);
 	assert_int_equal(filter_add_match(&f, "prefix=l2tp", why, sizeof(why)), 0);
 
 	parse("6,1,2,-;l2tp: [kv tunnel=4] m\n");
-	assert_true(filter_pass(&f, &rec));
+	assert_true(filter_pass(&f, rec));
 	parse("6,1,2,-;l2tp: [kv tunnel=5] m\n");
-	assert_false(filter_pass(&f, &rec));
+	assert_false(filter_pass(&f, rec));
 	parse("2,1,2,-;l2tp: [kv tunnel=4] m\n");		/* level 2 not chosen */
-	assert_false(filter_pass(&f, &rec));
+	assert_false(filter_pass(&f, rec));
 	parse("14,1,2,-;l2tp: [kv tunnel=4] m\n");		/* user: never fields */
-	assert_false(filter_pass(&f, &rec));
+	assert_false(filter_pass(&f, rec));
 	parse("22,1,2,-;l2tp: [kv tunnel=4] m\n");		/* mail */
-	assert_false(filter_pass(&f, &rec));
+	assert_false(filter_pass(&f, rec));
 
 	for (size_t i = 0; i < f.nmatch; i++)
 		free((char *)f.match[i].key);
@@ -811,11 +848,11 @@ static void test_filters(void **state)
 	assert_int_equal(filter_add_match(&f, "SUBSYSTEM=net", why, sizeof(why)), 0);
 	f.structured_only = true;
 	parse("6,5,2,-;[kv a=1] m\n SUBSYSTEM=net\n");
-	assert_true(filter_pass(&f, &rec));
+	assert_true(filter_pass(&f, rec));
 	parse("6,4,2,-;[kv a=1] m\n SUBSYSTEM=usb\n");
-	assert_false(filter_pass(&f, &rec));
+	assert_false(filter_pass(&f, rec));
 	parse("6,6,2,-;m\n SUBSYSTEM=net\n");
-	assert_false(filter_pass(&f, &rec));
+	assert_false(filter_pass(&f, rec));
 	for (size_t i = 0; i < f.nmatch; i++)
 		free((char *)f.match[i].key);
 }
@@ -827,6 +864,7 @@ int main(void)
 		cmocka_unit_test(test_header_priority),
 		cmocka_unit_test(test_header_errors),
 		cmocka_unit_test(test_unescape),
+		cmocka_unit_test(test_error_codes),
 		cmocka_unit_test(test_dict),
 		cmocka_unit_test(test_block),
 		cmocka_unit_test(test_block_malformed),
@@ -847,5 +885,7 @@ int main(void)
 		cmocka_unit_test(test_filters),
 	};
 
+	if (pkv_record_new(&rec, 0))
+		return 1;
 	return cmocka_run_group_tests_name("libpkvkmsg", tests, NULL, NULL);
 }

@@ -28,7 +28,7 @@ static json_t *str(struct pkv_span s)
 
 int main(int argc, char **argv)
 {
-	struct pkv_record *r = malloc(sizeof(*r));
+	struct pkv_record *r;
 	struct pkv_input *in;
 	int fd;
 
@@ -36,7 +36,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: pkv-json-jansson FILE\n");
 		return 2;
 	}
-	in = pkv_input_new(fd, false, false);
+	if (pkv_record_new(&r, 0) || pkv_input_new(&in, fd, 0, 0)) {
+		fprintf(stderr, "pkv-json-jansson: out of memory\n");
+		return 2;
+	}
 	for (;;) {
 		struct pkv_chunk c;
 		json_t *o, *f, *d;
@@ -85,6 +88,6 @@ int main(int argc, char **argv)
 		json_decref(o);
 	}
 	pkv_input_free(in);
-	free(r);
+	pkv_record_free(r);
 	return 0;
 }
