@@ -5,9 +5,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <time.h>
 
 static const char *const level_names[] = {
 	"emerg", "alert", "crit", "err", "warn", "notice", "info", "debug",
+};
+
+/* The other spellings of syslog(3), journalctl -p and the kernel (KERN_*). */
+static const struct {
+	const char *name;
+	int level;
+} level_aliases[] = {
+	{ "panic", 0 }, { "emergency", 0 }, { "critical", 2 }, { "error", 3 },
+	{ "warning", 4 },
 };
 
 static const char *const facility_names[] = {
@@ -16,8 +27,7 @@ static const char *const facility_names[] = {
 	"local0", "local1", "local2", "local3", "local4", "local5", "local6", "local7",
 };
 
-/* A name from @names or a number below @max; -1 if neither. */
-/* A name of @names (@nnames of them) or a number below @max. */
+/* A name of @names (@nnames of them, any case) or a number below @max; -1 if neither. */
 static int lookup(const char *s, size_t len, const char *const *names, int nnames, int max)
 {
 	char *end;
@@ -25,8 +35,13 @@ static int lookup(const char *s, size_t len, const char *const *names, int nname
 	int i;
 
 	for (i = 0; i < nnames; i++)
-		if (strlen(names[i]) == len && !strncmp(s, names[i], len))
+		if (strlen(names[i]) == len && !strncasecmp(s, names[i], len))
 			return i;
+	if (names == level_names)
+		for (i = 0; i < (int)(sizeof(level_aliases) / sizeof(level_aliases[0])); i++)
+			if (strlen(level_aliases[i].name) == len &&
+			    !strncasecmp(s, level_aliases[i].name, len))
+				return level_aliases[i].level;
 	if (!len || len > 4)
 		return -1;
 	v = strtol(s, &end, 10);
@@ -89,6 +104,49 @@ int filter_add_facilities(struct filter *f, const char *list, char *why, size_t 
 	return 0;
 }
 
+void filter_kernel_only(struct filter *f, bool kernel)
+{
+	/* -k: facility kern (0); -u: every other one, up to 255. */
+	f->any_facility = true;
+	f->facilities[0] |= kernel ? 1 : ~1ull;
+	if (!kernel)
+		f->facilities[1] = f->facilities[2] = f->facilities[3] = ~0ull;
+}
+
+int filter_set_grep(struct filter *f, const char *pattern, char *why, size_t n)
+{
+	int flags = REG_EXTENDED | REG_NOSUB, err;
+	const char *c;
+
+	/* journalctl's rule: a pattern without capitals ignores case. */
+	for (c = pattern; *c && !(*c >= 'A' && *c <= 'Z'); c++)
+		;
+	if (!*c)
+		flags |= REG_ICASE;
+	if (f->have_grep) {
+		snprintf(why, n, "--grep given twice");
+		return -1;
+	}
+	err = regcomp(&f->grep, pattern, flags);
+	if (err) {
+		char msg[96];
+
+		regerror(err, &f->grep, msg, sizeof(msg));
+		snprintf(why, n, "--grep '%.40s': %s", pattern, msg);
+		return -1;
+	}
+	f->have_grep = true;
+	return 0;
+}
+
+void filter_free(struct filter *f)
+{
+	for (size_t i = 0; i < f->nmatch; i++)
+		free((char *)f->match[i].key);
+	if (f->have_grep)
+		regfree(&f->grep);
+}
+
 int filter_add_match(struct filter *f, const char *kv, char *why, size_t n)
 {
 	const char *eq = strchr(kv, '=');
@@ -136,6 +194,10 @@ bool filter_pass(const struct filter *f, const struct pkv_record *r)
 		return false;
 	if (f->structured_only && !r->structured)
 		return false;
+	if (f->have_since && (int64_t)r->ts_usec < f->since_usec)
+		return false;
+	if (f->have_until && (int64_t)r->ts_usec > f->until_usec)
+		return false;
 	for (i = 0; i < f->nmatch; i++) {
 		const char *k = f->match[i].key, *v = f->match[i].value;
 		size_t vn = f->match[i].value_len;
@@ -154,6 +216,21 @@ bool filter_pass(const struct filter *f, const struct pkv_record *r)
 		if (d && span_eq(d->value, v, vn))
 			continue;
 		return false;
+	}
+	if (f->have_grep) {
+		/* regexec() reads a C string: the message up to a NUL byte in it. */
+		char buf[1024], *m = r->msg.n < sizeof(buf) ? buf : malloc(r->msg.n + 1);
+		bool hit;
+
+		if (!m)
+			return true;
+		memcpy(m, r->msg.p, r->msg.n);
+		m[r->msg.n] = '\0';
+		hit = regexec(&f->grep, m, 0, NULL, 0) == 0;
+		if (m != buf)
+			free(m);
+		if (!hit)
+			return false;
 	}
 	return true;
 }

@@ -1,9 +1,14 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Record filters of kmsg2json: --level, --facility, --match, --structured-only. */
+/*
+ * Record filters of kmsg2json: --level, --facility, -k, -u, --match,
+ * --structured-only, --grep, --since and --until.
+ */
 #ifndef PKV_FILTER_H
 #define PKV_FILTER_H
 
 #include "pkvkmsg.h"
+
+#include <regex.h>
 
 #define FILTER_MAX_MATCH 16
 
@@ -12,6 +17,10 @@ struct filter {
 	bool any_facility;		/* false: all */
 	uint64_t facilities[4];		/* bit per facility, 0 to 255 */
 	bool structured_only;
+	bool have_since, have_until;	/* bounds on ts_usec, the boot's clock; */
+	int64_t since_usec, until_usec;	/* before the boot: negative */
+	bool have_grep;
+	regex_t grep;			/* on the message */
 	size_t nmatch;
 	struct {
 		const char *key;
@@ -24,6 +33,12 @@ struct filter {
 int filter_add_levels(struct filter *f, const char *list, char *why, size_t n);
 int filter_add_facilities(struct filter *f, const char *list, char *why, size_t n);
 int filter_add_match(struct filter *f, const char *kv, char *why, size_t n);
+
+/* -k (@kernel) or -u: the kernel's facility, or every other one. */
+void filter_kernel_only(struct filter *f, bool kernel);
+/* --grep: an extended regex; without a capital letter it ignores case. */
+int filter_set_grep(struct filter *f, const char *pattern, char *why, size_t n);
+void filter_free(struct filter *f);
 
 bool filter_pass(const struct filter *f, const struct pkv_record *r);
 

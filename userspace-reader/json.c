@@ -15,7 +15,9 @@
 #include <errno.h>
 #include <poll.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Output is handed to the sink in blocks of about this size. */
@@ -31,7 +33,18 @@ struct pkv_json {
 	char *obj;		/* pretty: the compact object, then re-indented */
 	size_t obj_len, obj_cap;
 	int err;		/* the first failure, sticky */
+	bool have_boot;		/* "time" from the boot's wall-clock time */
+	int64_t boot_usec;
+	uint32_t select;	/* record members kept (MEMBER_*); 0: all */
 };
+
+/* A record object's members, for pkv_json_select(). */
+static const char *const member_names[] = {
+	"seq", "ts_usec", "time", "facility", "level", "cont", "caller", "structured",
+	"kv", "prefix", "msg", "fields", "cut", "truncated", "kv_error", "dict_agrees",
+	"dict_mismatch", "dict", "dict_dropped", "text",
+};
+#define N_MEMBERS	(sizeof(member_names) / sizeof(member_names[0]))
 
 /* The sink of pkv_json_new(): all of it to the fd, waiting when it is full. */
 static int fd_sink(void *ctx, const char *p, size_t n)
@@ -65,7 +78,8 @@ int pkv_json_new_sink(struct pkv_json **jp, pkv_json_sink sink, void *ctx,
 	struct pkv_json *j;
 
 	*jp = NULL;
-	if (!sink || (flags & ~PKV_JSON_PRETTY))
+	if (!sink || (flags & ~(PKV_JSON_PRETTY | PKV_JSON_SEQ)) ||
+	    (flags & PKV_JSON_PRETTY && flags & PKV_JSON_SEQ))
 		return -EINVAL;
 	j = calloc(1, sizeof(*j));
 	if (!j)
@@ -154,7 +168,7 @@ static inline void put(struct pkv_json *j, const char *p, size_t n)
 
 	if (!o)
 		return;
-	memcpy(o, p, n);
+	pkv_copy(o, p, n);
 	j->len += n;
 }
 
@@ -428,7 +442,7 @@ static void plain_span(struct pkv_json *j, struct pkv_span s)
 	if (!o)
 		return;
 	o[0] = '"';
-	memcpy(o + 1, s.p, s.n);
+	pkv_copy(o + 1, s.p, s.n);
 	o[s.n + 1] = '"';
 	j->len += s.n + 2;
 }
@@ -591,6 +605,110 @@ whole:
 	span(j, r->text);
 }
 
+/* ,"time":"2026-12-07T10:11:12.123456Z": UTC, to the microsecond. */
+static void put_time(struct pkv_json *j, int64_t usec)
+{
+	time_t s = (time_t)(usec / 1000000);
+	struct tm tm;
+	char buf[64];
+	int n;
+
+	if (!gmtime_r(&s, &tm))
+		return;
+	n = (int)strftime(buf, sizeof(buf), ",\"time\":\"%Y-%m-%dT%H:%M:%S", &tm);
+	n += snprintf(buf + n, sizeof(buf) - (size_t)n, ".%06lldZ\"", (long long)(usec % 1000000));
+	put(j, buf, (size_t)n);
+}
+
+int pkv_json_set_boot_time(struct pkv_json *j, int64_t boot_usec)
+{
+	j->have_boot = true;
+	j->boot_usec = boot_usec;
+	return 0;
+}
+
+int pkv_json_select(struct pkv_json *j, const char *members)
+{
+	uint32_t mask = 0;
+	const char *p = members;
+
+	while (*p) {
+		const char *e = strchr(p, ',');
+		size_t n = e ? (size_t)(e - p) : strlen(p), i;
+
+		for (i = 0; i < N_MEMBERS; i++)
+			if (strlen(member_names[i]) == n && !memcmp(member_names[i], p, n))
+				break;
+		if (i == N_MEMBERS)
+			return -EINVAL;
+		mask |= 1u << i;
+		p += n + (e != NULL);
+	}
+	if (!mask)
+		return -EINVAL;
+	j->select = mask;
+	return 0;
+}
+
+/* Is the member @key (@n bytes, unquoted) of a record object kept? */
+static bool member_kept(const struct pkv_json *j, const char *key, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < N_MEMBERS; i++)
+		if (strlen(member_names[i]) == n && !memcmp(member_names[i], key, n))
+			return j->select & (1u << i);
+	return true;
+}
+
+/*
+ * Keep only the selected members of the compact record object written
+ * at @start: its top-level "key":value pairs are found by their commas
+ * outside strings and brackets.
+ */
+static void select_members(struct pkv_json *j, size_t start)
+{
+	char *b = j->buf, *end = j->buf + j->len, *p = b + start + 1, *o = p;
+	bool first = true;
+
+	while (p < end && *p == '"') {
+		char *key = p + 1, *k_end = memchr(key, '"', (size_t)(end - key)), *v;
+		int depth = 0;
+		bool in_str = false;
+
+		if (!k_end)
+			return;
+		for (v = k_end + 2; v < end; v++) {
+			if (in_str) {
+				if (*v == '\\')
+					v++;
+				else if (*v == '"')
+					in_str = false;
+			} else if (*v == '"') {
+				in_str = true;
+			} else if (*v == '{' || *v == '[') {
+				depth++;
+			} else if (*v == '}' || *v == ']') {
+				if (!depth)
+					break;
+				depth--;
+			} else if (*v == ',' && !depth) {
+				break;
+			}
+		}
+		if (member_kept(j, key, (size_t)(k_end - key))) {
+			if (!first)
+				*o++ = ',';
+			memmove(o, p, (size_t)(v - p));
+			o += v - p;
+			first = false;
+		}
+		p = v + (v < end && *v == ',');
+	}
+	*o++ = '}';
+	j->len = (size_t)(o - b);
+}
+
 static void write_record(struct pkv_json *j, const struct pkv_record *r)
 {
 #define SOURCE(s)	{ s, sizeof(s) - 1 }
@@ -614,6 +732,8 @@ static void write_record(struct pkv_json *j, const struct pkv_record *r)
 	put_u64(j, r->seq);
 	PUT_LIT(j, ",\"ts_usec\":");
 	put_u64(j, r->ts_usec);
+	if (j->have_boot)
+		put_time(j, j->boot_usec + (int64_t)r->ts_usec);
 	PUT_LIT(j, ",\"facility\":");
 	if (r->facility < 10)
 		put_c(j, (char)('0' + r->facility));
@@ -758,6 +878,9 @@ static void pretty_copy(struct pkv_json *j, const char *s, size_t n)
  */
 static size_t begin_object(struct pkv_json *j)
 {
+	/* RFC 7464: each text after a record separator. */
+	if (j->flags & PKV_JSON_SEQ)
+		put_c(j, '\x1e');
 	return j->len;
 }
 
@@ -795,6 +918,8 @@ int pkv_json_record(struct pkv_json *j, const struct pkv_record *r)
 	size_t at = begin_object(j);
 
 	write_record(j, r);
+	if (j->select && !j->err)
+		select_members(j, at);
 	return end_object(j, at);
 }
 

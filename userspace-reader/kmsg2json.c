@@ -5,6 +5,8 @@
  */
 #include "filter.h"
 #include "pkvkmsg.h"
+#include "text.h"
+#include "when.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -17,9 +19,12 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <time.h>
 #include <unistd.h>
 
-#define KMSG2JSON_VERSION "0.1"
+#define KMSG2JSON_VERSION "1.0"
+/* The JSON objects' members, as kmsg2json(1) documents them (OUTPUT). */
+#define KMSG2JSON_SCHEMA 1
 
 enum { EXIT_MALFORMED = 1, EXIT_USAGE = 2 };
 
@@ -30,38 +35,66 @@ static void usage(FILE *o)
 	      "\n"
 	      "Reads /dev/kmsg (every record in the buffer, then exits) or FILE, a saved\n"
 	      "stream in the format /dev/kmsg returns; '-' reads standard input.\n"
+	      "Option letters are dmesg's and journalctl's where they have one.\n"
 	      "\n"
-	      "  -f, --follow            keep reading /dev/kmsg for new records\n"
-	      "  -n, --new               skip the records already in the buffer: only\n"
-	      "                          those written after kmsg2json opened /dev/kmsg\n"
-	      "  -l, --level LIST        only these levels: emerg,alert,crit,err,warn,\n"
-	      "                          notice,info,debug or 0-7; 'err+' is err and more\n"
-	      "                          severe, '+err' is err and less severe\n"
-	      "      --facility LIST     only these facilities: kern,user,daemon,... or numbers\n"
+	      "Reading:\n"
+	      "  -w, --follow            keep reading /dev/kmsg for new records\n"
+	      "  -W, --follow-new        only records written from now on, and keep reading\n"
+	      "      --new               only records written from now on\n"
 	      "      --since-seq N       start at sequence number N: records lost from N on\n"
 	      "                          are a gap\n"
 	      "      --after-cursor C    start after cursor C (\"b=BOOT_ID;s=SEQ\"), where an\n"
 	      "                          earlier run stopped; another boot's is a new boot\n"
 	      "      --cursor-file FILE  start after the cursor in FILE if there is one, and\n"
 	      "                          write the last record's cursor to it at the end\n"
+	      "      --unmarked          also take fields from a field block in the text of\n"
+	      "                          records the kernel did not mark (kernels that use\n"
+	      "                          printk_kv.h without its printk patches); untrusted\n"
+	      "\n"
+	      "Choosing records:\n"
+	      "  -l, --level LIST        only these levels: emerg,alert,crit,err,warn,\n"
+	      "                          notice,info,debug (any case; also panic, error,\n"
+	      "                          warning) or 0-7; 'err+' is err and more severe,\n"
+	      "                          '+err' is err and less severe\n"
+	      "  -f, --facility LIST     only these facilities: kern,user,daemon,... or 0-255\n"
+	      "  -k, --kernel            only the kernel's records (facility kern)\n"
+	      "  -u, --userspace         only user space's records (every other facility)\n"
 	      "  -m, --match KEY=VALUE   only records whose field, dictionary entry or\n"
 	      "                          prefix KEY is VALUE; repeat: all must hold\n"
 	      "  -s, --structured-only   only records with printk_kv fields\n"
-	      "  -u, --unmarked          also take fields from a field block in the text of\n"
-	      "                          records the kernel did not mark (kernels that use\n"
-	      "                          printk_kv.h without its printk patches); untrusted\n"
-	      "  -p, --pretty            indent the JSON\n"
+	      "  -g, --grep PATTERN      only records whose message matches the extended\n"
+	      "                          regex PATTERN (without capitals: any case)\n"
+	      "  -S, --since TIME        only records from TIME, -U, --until TIME up to it:\n"
+	      "  -U, --until TIME        \"2026-12-07 10:00:00\", \"10:00\", \"today\",\n"
+	      "                          \"yesterday\", \"-5min\", \"@EPOCH\" (/dev/kmsg only)\n"
+	      "  -n, --lines N           only the last N records chosen, then any that follow\n"
+	      "\n"
+	      "Output:\n"
+	      "  -o, --output MODE       json (the default), json-pretty, json-seq (RFC\n"
+	      "                          7464), short (dmesg's lines, the fields in colour\n"
+	      "                          on a terminal) or cat (the text alone)\n"
+	      "      --output-fields LIST  only these members of a record object\n"
+	      "  -T, --ctime             wall-clock times from the boot's (/dev/kmsg only):\n"
+	      "                          a \"time\" member, or dmesg -T's stamp in short\n"
+	      "  -p, --pretty            the same as -o json-pretty\n"
 	      "  -h, --help              show this help\n"
-	      "  -V, --version           show the version\n"
+	      "  -V, --version           show the version and the JSON schema's\n"
 	      "\n"
 	      "Exit status: 0 if all input was read and well-formed, 1 if a record was\n"
 	      "malformed or a read failed (it is still reported, as an \"error\" object or\n"
 	      "on stderr), 2 on a usage error or when the input cannot be opened.\n", o);
 }
 
+enum output { OUT_JSON, OUT_JSON_PRETTY, OUT_JSON_SEQ, OUT_SHORT, OUT_CAT };
+
 struct options {
 	struct filter filter;
-	bool follow, pretty, new_only;
+	bool follow, new_only, ctime;
+	enum output output;
+	const char *output_fields;
+	const char *since, *until;	/* --since, --until: mapped once the boot is known */
+	size_t lines;			/* -n: 0 for all */
+	bool have_lines;
 	unsigned int parse_flags;	/* PKV_PARSE_* */
 	const char *file;
 	bool have_start;		/* --since-seq, --after-cursor or a cursor file's */
@@ -81,44 +114,66 @@ static void request_stop(int sig)
 static int parse_options(int argc, char **argv, struct options *o)
 {
 	static const struct option longopts[] = {
-		{ "follow", no_argument, NULL, 'f' },
-		{ "new", no_argument, NULL, 'n' },
+		{ "follow", no_argument, NULL, 'w' },
+		{ "follow-new", no_argument, NULL, 'W' },
+		{ "new", no_argument, NULL, 'N' },
 		{ "level", required_argument, NULL, 'l' },
-		{ "facility", required_argument, NULL, 'F' },
-		{ "since-seq", required_argument, NULL, 'S' },
+		{ "facility", required_argument, NULL, 'f' },
+		{ "kernel", no_argument, NULL, 'k' },
+		{ "userspace", no_argument, NULL, 'u' },
+		{ "since-seq", required_argument, NULL, 'Q' },
 		{ "after-cursor", required_argument, NULL, 'A' },
 		{ "cursor-file", required_argument, NULL, 'C' },
 		{ "match", required_argument, NULL, 'm' },
 		{ "structured-only", no_argument, NULL, 's' },
-		{ "unmarked", no_argument, NULL, 'u' },
+		{ "grep", required_argument, NULL, 'g' },
+		{ "since", required_argument, NULL, 'S' },
+		{ "until", required_argument, NULL, 'U' },
+		{ "lines", required_argument, NULL, 'n' },
+		{ "unmarked", no_argument, NULL, 'M' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "output-fields", required_argument, NULL, 'F' },
+		{ "ctime", no_argument, NULL, 'T' },
 		{ "pretty", no_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
+	static const char *const outputs[] = {
+		[OUT_JSON] = "json", [OUT_JSON_PRETTY] = "json-pretty", [OUT_JSON_SEQ] = "json-seq",
+		[OUT_SHORT] = "short", [OUT_CAT] = "cat",
+	};
 	char why[160];
 	uint64_t v;
+	size_t i;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "fnl:m:suphV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "wWl:f:kum:sg:S:U:n:o:TphV", longopts, NULL)) != -1) {
 		char *end;
 
 		switch (c) {
-		case 'f':
+		case 'w':
 			o->follow = true;
 			break;
-		case 'n':
+		case 'W':
+			o->follow = o->new_only = true;
+			break;
+		case 'N':
 			o->new_only = true;
 			break;
 		case 'l':
 			if (filter_add_levels(&o->filter, optarg, why, sizeof(why)))
 				goto bad;
 			break;
-		case 'F':
+		case 'f':
 			if (filter_add_facilities(&o->filter, optarg, why, sizeof(why)))
 				goto bad;
 			break;
-		case 'S':
+		case 'k':
+		case 'u':
+			filter_kernel_only(&o->filter, c == 'k');
+			break;
+		case 'Q':
 			errno = 0;
 			v = strtoull(optarg, &end, 10);
 			if (errno || end == optarg || *end || optarg[0] == '-') {
@@ -147,17 +202,54 @@ static int parse_options(int argc, char **argv, struct options *o)
 		case 's':
 			o->filter.structured_only = true;
 			break;
-		case 'u':
+		case 'g':
+			if (filter_set_grep(&o->filter, optarg, why, sizeof(why)))
+				goto bad;
+			break;
+		case 'S':
+			o->since = optarg;
+			break;
+		case 'U':
+			o->until = optarg;
+			break;
+		case 'n':
+			errno = 0;
+			v = strtoull(optarg, &end, 10);
+			if (errno || end == optarg || *end || optarg[0] == '-' || v > 1000000) {
+				snprintf(why, sizeof(why), "--lines '%s' is not a count from 0 to 1000000", optarg);
+				goto bad;
+			}
+			o->lines = (size_t)v;
+			o->have_lines = true;
+			break;
+		case 'M':
 			o->parse_flags |= PKV_PARSE_UNMARKED;
 			break;
+		case 'o':
+			for (i = 0; i < sizeof(outputs) / sizeof(outputs[0]); i++)
+				if (!strcmp(optarg, outputs[i]))
+					break;
+			if (i == sizeof(outputs) / sizeof(outputs[0])) {
+				snprintf(why, sizeof(why),
+					 "--output '%s': json, json-pretty, json-seq, short or cat", optarg);
+				goto bad;
+			}
+			o->output = (enum output)i;
+			break;
+		case 'F':
+			o->output_fields = optarg;
+			break;
+		case 'T':
+			o->ctime = true;
+			break;
 		case 'p':
-			o->pretty = true;
+			o->output = OUT_JSON_PRETTY;
 			break;
 		case 'h':
 			usage(stdout);
 			exit(0);
 		case 'V':
-			puts("kmsg2json " KMSG2JSON_VERSION);
+			printf("kmsg2json %s (JSON schema %d)\n", KMSG2JSON_VERSION, KMSG2JSON_SCHEMA);
 			exit(0);
 		default:
 			usage(stderr);
@@ -289,40 +381,208 @@ fail:
 	return -1;
 }
 
+/* Where records go: the JSON writer, or dmesg-like text on stdout. */
+struct out {
+	enum output mode;
+	struct pkv_json *j;		/* the json modes */
+	struct text_opts t;		/* short, cat */
+};
+
+static bool out_text(const struct out *w)
+{
+	return w->mode == OUT_SHORT || w->mode == OUT_CAT;
+}
+
+static int out_record(struct out *w, const struct pkv_record *r)
+{
+	if (!out_text(w))
+		return pkv_json_record(w->j, r);
+	text_record(stdout, r, &w->t);
+	return 0;
+}
+
+static void out_seq_event(struct out *w, const struct pkv_seq_event *ev, uint64_t seq)
+{
+	char what[96];
+
+	if (!out_text(w)) {
+		pkv_json_seq_event(w->j, ev, seq);
+		return;
+	}
+	if (ev->new_boot)
+		text_note(stdout, &w->t, "a new boot");
+	if (ev->gap && ev->g.lost_known) {
+		snprintf(what, sizeof(what), "%" PRIu64 " records lost (%s)", ev->g.lost, ev->g.reason);
+		text_note(stdout, &w->t, what);
+	} else if (ev->gap) {
+		snprintf(what, sizeof(what), "records lost (%s)", ev->g.reason);
+		text_note(stdout, &w->t, what);
+	}
+}
+
+static void out_gap(struct out *w, const struct pkv_gap *g)
+{
+	struct pkv_seq_event ev = { .gap = true, .g = *g };
+
+	out_seq_event(w, &ev, 0);
+}
+
+static void out_malformed(struct out *w, const struct pkv_record *r, const struct pkv_chunk *c)
+{
+	char what[192];
+
+	if (!out_text(w)) {
+		pkv_json_malformed(w->j, r->why, c->raw, c->len, c->total);
+		return;
+	}
+	snprintf(what, sizeof(what), "malformed record: %s", r->why);
+	text_note(stdout, &w->t, what);
+}
+
+static int out_flush(struct out *w)
+{
+	if (!out_text(w))
+		return pkv_json_flush(w->j);
+	return fflush(stdout) ? -errno : 0;
+}
+
+/* -n N: the last N records chosen, kept raw until the buffer is read. */
+struct ring {
+	size_t cap, n, next;
+	struct {
+		char *raw;
+		size_t len;
+	} *e;
+};
+
+static int ring_add(struct ring *g, const char *raw, size_t len)
+{
+	char *copy;
+
+	if (!g->cap)
+		return 0;
+	copy = malloc(len);
+	if (!copy)
+		return -ENOMEM;
+	memcpy(copy, raw, len);
+	if (g->n == g->cap)
+		free(g->e[g->next].raw);
+	else
+		g->n++;
+	g->e[g->next].raw = copy;
+	g->e[g->next].len = len;
+	g->next = (g->next + 1) % g->cap;
+	return 0;
+}
+
+/* Print what the ring holds, oldest first, and empty it. */
+static int ring_flush(struct ring *g, struct out *w, struct pkv_record *r, unsigned int flags)
+{
+	size_t i, first = (g->next + g->cap - g->n) % (g->cap ? g->cap : 1);
+	int err = 0;
+
+	for (i = 0; i < g->n; i++) {
+		size_t k = (first + i) % g->cap;
+
+		if (!err && pkv_record_parse_flags(r, g->e[k].raw, g->e[k].len, flags) == 0)
+			err = out_record(w, r);
+		free(g->e[k].raw);
+	}
+	g->n = g->next = 0;
+	return err;
+}
+
+/* --since/--until: a wall-clock time to the records' clock. */
+static int map_time(const char *opt, const char *s, int64_t boot, int64_t *usec)
+{
+	struct timespec now;
+	int64_t t;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	if (when_parse(s, (int64_t)now.tv_sec * 1000000 + now.tv_nsec / 1000, &t)) {
+		fprintf(stderr, "kmsg2json: %s '%s': not a time (\"2026-12-07 10:00:00\", "
+			"\"10:00\", \"today\", \"-5min\", \"@EPOCH\")\n", opt, s);
+		return -1;
+	}
+	*usec = t - boot;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct options o = { 0 };
-	struct pkv_json *j = NULL;
+	struct out w = { 0 };
+	struct ring ring = { 0 };
 	struct pkv_seqtrack seq = { 0 };
 	struct pkv_cursor here = { 0 };
 	struct pkv_record *r = NULL;
 	struct pkv_input *in = NULL;
 	struct pkv_gap end_gap;
 	const char *name;
-	bool device;
+	int64_t boot = 0;
+	bool device, draining;
 	int fd, err, status = 0;
 
-	if (parse_options(argc, argv, &o))
+	if (parse_options(argc, argv, &o) || (o.cursor_file && read_cursor_file(&o))) {
+		filter_free(&o.filter);
 		return EXIT_USAGE;
-	if (o.cursor_file && read_cursor_file(&o))
-		return EXIT_USAGE;
+	}
 	fd = open_input(&o, &name, &device);
-	if (fd < 0)
+	if (fd < 0) {
+		filter_free(&o.filter);
 		return EXIT_USAGE;
+	}
+	/* Wall-clock times need the boot's: only the running kernel's records have it. */
+	if ((o.ctime || o.since || o.until) &&
+	    (!device || when_boot_realtime(&boot))) {
+		fprintf(stderr, "kmsg2json: %s: -T, --since and --until need /dev/kmsg: the boot "
+			"time of a saved stream is not known\n", name);
+		status = EXIT_USAGE;
+		goto done;
+	}
+	if ((o.since && map_time("--since", o.since, boot, &o.filter.since_usec)) ||
+	    (o.until && map_time("--until", o.until, boot, &o.filter.until_usec))) {
+		status = EXIT_USAGE;
+		goto done;
+	}
+	o.filter.have_since = o.since;
+	o.filter.have_until = o.until;
 	/* The boot of a saved stream is not known: its cursors hold the seq only. */
 	here.have_boot = device && pkv_boot_id(here.boot) == 0;
 	if (o.have_start)
 		pkv_seq_resume(&seq, o.start.seq, !o.start.have_boot || !here.have_boot ||
 			       !strcmp(o.start.boot, here.boot));
+	w.mode = o.output;
+	w.t.mode = o.output == OUT_CAT ? TEXT_CAT : TEXT_SHORT;
+	w.t.colour = isatty(STDOUT_FILENO) && !getenv("NO_COLOR") &&
+		     (!getenv("TERM") || strcmp(getenv("TERM"), "dumb"));
+	w.t.have_boot = o.ctime;
+	w.t.boot_usec = boot;
+	w.t.caller_width = 6;
 	err = pkv_record_new(&r, 0);
 	if (!err)
 		err = pkv_input_new(&in, fd, (device ? PKV_INPUT_DEVICE : 0) |
 				    (o.follow ? PKV_INPUT_FOLLOW : 0), 0);
-	if (!err)
-		err = pkv_json_new(&j, STDOUT_FILENO, o.pretty ? PKV_JSON_PRETTY : 0);
+	if (!err && !out_text(&w))
+		err = pkv_json_new(&w.j, STDOUT_FILENO, o.output == OUT_JSON_PRETTY ? PKV_JSON_PRETTY :
+				   o.output == OUT_JSON_SEQ ? PKV_JSON_SEQ : 0);
+	if (!err && o.have_lines && o.lines) {
+		ring.cap = o.lines;
+		ring.e = calloc(o.lines, sizeof(*ring.e));
+		err = ring.e ? 0 : -ENOMEM;
+	}
 	if (err) {
 		fprintf(stderr, "kmsg2json: cannot set up the reader: %s\n", strerror(-err));
-		return EXIT_USAGE;
+		status = EXIT_USAGE;
+		goto done;
+	}
+	if (w.j && o.ctime)
+		pkv_json_set_boot_time(w.j, boot);
+	if (w.j && o.output_fields && pkv_json_select(w.j, o.output_fields)) {
+		fprintf(stderr, "kmsg2json: --output-fields '%s': a comma-separated list of a "
+			"record's members (kmsg2json(1), OUTPUT)\n", o.output_fields);
+		status = EXIT_USAGE;
+		goto done;
 	}
 	if (o.cursor_file && o.follow) {
 		/* No SA_RESTART: poll() below returns, and the cursor is written. */
@@ -331,19 +591,27 @@ int main(int argc, char **argv)
 		sigaction(SIGINT, &sa, NULL);
 		sigaction(SIGTERM, &sa, NULL);
 	}
+	/* -n: the records already there go to the ring, then the last of them out. */
+	draining = o.have_lines;
 	while (!stop_requested) {
 		struct pkv_seq_event sev;
 		struct pkv_chunk c;
 		bool bad;
 
 		pkv_input_next(in, &c);
+		/* The buffer is read: /dev/kmsg waits for new records, a stream ends. */
+		if ((c.ev == PKV_EV_END || (c.ev == PKV_EV_WAIT && device)) && draining) {
+			draining = false;
+			if (ring_flush(&ring, &w, r, o.parse_flags))
+				break;
+		}
 		if (c.ev == PKV_EV_END)
 			break;
 		if (c.ev == PKV_EV_WAIT) {
 			struct pollfd p = { .fd = fd, .events = POLLIN };
 
 			/* Whatever was written reaches the reader before the wait. */
-			if (pkv_json_flush(j))
+			if (out_flush(&w))
 				break;
 			if (poll(&p, 1, -1) < 0 && errno != EINTR) {
 				fprintf(stderr, "kmsg2json: %s: poll failed: %s\n", name, strerror(errno));
@@ -370,20 +638,24 @@ int main(int argc, char **argv)
 		if (r->have_seq) {
 			if (pkv_seq_record(&seq, r->seq, &sev) == PKV_SEQ_OLD)
 				continue;
-			pkv_json_seq_event(j, &sev, r->seq);
+			if (!draining)
+				out_seq_event(&w, &sev, r->seq);
 			here.seq = r->seq;
 		}
 		if (bad) {
-			pkv_json_malformed(j, r->why, c.raw, c.len, c.total);
+			if (!draining)
+				out_malformed(&w, r, &c);
 			status = EXIT_MALFORMED;
 			continue;
 		}
-		if (filter_pass(&o.filter, r) && pkv_json_record(j, r))
+		if (!filter_pass(&o.filter, r))
+			continue;
+		if (draining ? ring_add(&ring, c.raw, c.len) : out_record(&w, r))
 			break;
 	}
 	if (pkv_seq_end(&seq, &end_gap))
-		pkv_json_gap(j, &end_gap);
-	err = pkv_json_flush(j);
+		out_gap(&w, &end_gap);
+	err = out_flush(&w);
 	if (err) {
 		fprintf(stderr, "kmsg2json: write failed: %s\n", strerror(-err));
 		status = EXIT_MALFORMED;
@@ -395,9 +667,12 @@ int main(int argc, char **argv)
 	if (o.cursor_file && seq.have_last && seq.resume == PKV_RESUME_NONE &&
 	    write_cursor_file(o.cursor_file, &here))
 		status = EXIT_MALFORMED;
-	for (size_t i = 0; i < o.filter.nmatch; i++)
-		free((char *)o.filter.match[i].key);
-	pkv_json_free(j);
+done:
+	filter_free(&o.filter);
+	for (size_t i = 0; i < ring.n; i++)
+		free(ring.e[(ring.next + ring.cap - ring.n + i) % ring.cap].raw);
+	free(ring.e);
+	pkv_json_free(w.j);
 	pkv_input_free(in);
 	pkv_record_free(r);
 	if (fd != STDIN_FILENO)

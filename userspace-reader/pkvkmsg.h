@@ -306,6 +306,7 @@ int pkv_boot_id(char boot[PKV_BOOT_ID_LEN + 1]);
 struct pkv_json;
 
 #define PKV_JSON_PRETTY	0x1u	/* indent the objects */
+#define PKV_JSON_SEQ	0x2u	/* RFC 7464 (application/json-seq): RS before each object */
 
 /* Where the output goes: all @n bytes, then 0, or a negative errno. */
 typedef int (*pkv_json_sink)(void *ctx, const char *p, size_t n);
@@ -323,6 +324,19 @@ int pkv_json_new_sink(struct pkv_json **j, pkv_json_sink sink, void *ctx,
 int pkv_json_flush(struct pkv_json *j);
 /* Free the writer; what was not flushed is dropped. NULL is a no-op. */
 void pkv_json_free(struct pkv_json *j);
+
+/*
+ * Give each record a "time" member after ts_usec, the wall-clock time
+ * (UTC, ISO 8601) of its timestamp from @boot_usec, the boot's time in usec
+ * since the epoch. 0.
+ */
+int pkv_json_set_boot_time(struct pkv_json *j, int64_t boot_usec);
+/*
+ * Write only these members of record objects: a comma-separated list of
+ * their names (kmsg2json(1), OUTPUT). Other objects are whole. 0, or
+ * -EINVAL for an unknown name or an empty list.
+ */
+int pkv_json_select(struct pkv_json *j, const char *members);
 
 /* One record object. */
 int pkv_json_record(struct pkv_json *j, const struct pkv_record *r);

@@ -108,18 +108,19 @@ long pkv_unescape_kmsg(char *dst, const char *src, size_t n, size_t *bad)
 }
 
 /* Parse a decimal u64 from [p, end); returns the end of the digits or NULL. */
-static const char *parse_u64(const char *p, const char *end, uint64_t *v)
+static inline __attribute__((always_inline))
+const char *parse_u64(const char *p, const char *end, uint64_t *v)
 {
-	const char *s = p, *safe = end - p > 19 ? p + 19 : end;
+	const char *s = p;
 	uint64_t x = 0;
 
-	/* Nineteen digits cannot overflow; past them, check. */
-	for (; p < safe && (unsigned char)(*p - '0') < 10; p++)
-		x = x * 10 + (unsigned char)(*p - '0');
-	for (; p < end && (unsigned char)(*p - '0') < 10; p++) {
+	for (; p < end; p++) {
 		unsigned int d = (unsigned char)(*p - '0');
 
-		if (x > (UINT64_MAX - d) / 10)
+		if (d > 9)
+			break;
+		/* Nineteen digits cannot overflow; past them, check. */
+		if (__builtin_expect(p - s >= 19, 0) && x > (UINT64_MAX - d) / 10)
 			return NULL;
 		x = x * 10 + d;
 	}
@@ -161,7 +162,7 @@ static inline int decode(struct pkv_record *r, const char *p, size_t n,
 	dst = pkv_take(r, n);
 	if (!dst)
 		return fail(r, "record too large to decode");
-	memcpy(dst, p, n);
+	pkv_copy(dst, p, n);
 	out->p = dst;
 	out->n = n;
 	return 0;

@@ -224,5 +224,88 @@ if fd >= 0:
                "another boot's cursor on /dev/kmsg: a new boot first", "exit %d, first %r" %
                (code, objs[:1]))
 
+
+# dmesg's and journalctl's habits (issue "kmsg2json 1.0", req. 5).
+def raw_run(args, data=b""):
+    p = subprocess.run([k2j] + args, input=data, capture_output=True, timeout=60)
+    return p.returncode, p.stdout, p.stderr.decode(errors="replace")
+
+
+habit = (b"6,1,9,-,caller=T1;one\n"
+         b"3,2,1500000,-,caller=C0;two \\x01err\n"
+         b"4,5,2000000,-;Three WARN\n"
+         b"14,6,2000001,-;user space\n")
+code, out, err = raw_run(["-o", "short", "-"], habit)
+want = (b"[    0.000009] [    T1] one\n"
+        b"[    1.500000] [    C0] two \\x01err\n"
+        b"-- 2 records lost (seq) --\n"
+        b"[    2.000000] Three WARN\n"
+        b"[    2.000001] user space\n")
+result(code == 0 and out == want, "-o short: dmesg's lines, a gap as a note",
+       "exit %d, got %r" % (code, out))
+code, out, err = raw_run(["-o", "cat", "-"], habit)
+result(code == 0 and out == b"one\ntwo \\x01err\nThree WARN\nuser space\n", "-o cat: the text alone",
+       "got %r" % out)
+code, out, err = raw_run(["-o", "json-seq", "-"], habit)
+texts = out.split(b"\x1e")
+result(code == 0 and texts[0] == b"" and len(texts) == 6 and
+       all(t.endswith(b"\n") and json.loads(t) for t in texts[1:]),
+       "-o json-seq: RFC 7464, a record separator before each object", "got %r" % out[:200])
+code1, pretty, _ = raw_run(["-o", "json-pretty", "-"], habit)
+code2, p2, _ = raw_run(["-p", "-"], habit)
+result(code1 == 0 and pretty == p2 and pretty.count(b"\n") > 20, "-o json-pretty is -p")
+code, out, err = raw_run(["--output-fields", "seq,msg", "-"], habit)
+objs = [json.loads(x) for x in out.splitlines()]
+result(code == 0 and [sorted(o) for o in objs if "seq" in o and "gap" not in o] == [["msg", "seq"]] * 4
+       and any(o.get("gap") for o in objs),
+       "--output-fields seq,msg: records with those members, a gap whole", "got %r" % objs)
+code, out, err = raw_run(["--output-fields", "seq,nosuch", "-"], habit)
+result(code == 2 and "--output-fields" in err, "--output-fields with an unknown member: usage error",
+       "exit %d, %r" % (code, err))
+expect(["-n", "2", "-"], habit, [5, 6], "-n 2: the last two records")
+expect(["-n", "1", "-l", "err", "-"], habit, [2], "-n 1 -l err: the last one chosen")
+expect(["-n", "0", "-"], habit, [], "-n 0: none")
+expect(["-k", "-"], habit, [1, 2, "gap:2:2:5", 5], "-k: the kernel's records")
+expect(["-u", "-"], habit, ["gap:2:2:5", 6], "-u: user space's records")
+expect(["-f", "user", "-"], habit, ["gap:2:2:5", 6], "-f user: dmesg's facility letter")
+expect(["-l", "WARNING,Error", "-"], habit, [2, "gap:2:2:5", 5],
+       "-l: level names in any case, journalctl's spellings too")
+expect(["--grep", "three", "-"], habit, ["gap:2:2:5", 5], "--grep without capitals ignores case")
+expect(["--grep", "three|Three", "-"], habit, ["gap:2:2:5", 5], "--grep: an extended regex")
+expect(["--grep", "THREE", "-"], habit, ["gap:2:2:5"], "--grep with a capital keeps case")
+for opt in (["-T"], ["--since", "-1h"], ["--until", "now"]):
+    code, out, err = raw_run(opt + ["-"], habit)
+    result(code == 2 and "need /dev/kmsg" in err and not out,
+           "%s on a saved stream: refused, its boot time is unknown" % opt[0], "exit %d, %r" % (code, err))
+code, out, err = raw_run(["--since", "25:99"])
+result(code == 2 and "not a time" in err, "--since with a bad time: usage error", "exit %d, %r" % (code, err))
+if fd >= 0:
+    code, out, err = raw_run(["-T", "-n", "3"])
+    objs = [json.loads(x) for x in out.splitlines()]
+    result(code == 0 and objs and all(re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z", o["time"])
+                                      for o in objs),
+           "-T on /dev/kmsg: a \"time\" member, ISO 8601 UTC", "exit %d, %r" % (code, objs[:1]))
+    code, out, err = raw_run(["--until", "2000-01-01"])
+    result(code == 0 and out == b"", "--until before the boot: no record", "exit %d, %r" % (code, out[:200]))
+    code, out, err = raw_run(["--since", "-1h", "-o", "short", "-T", "-n", "1"])
+    result(code == 0 and (out == b"" or re.match(rb"\[\w{3} \w{3} [ \d]\d \d\d:\d\d:\d\d \d{4}\] ", out)),
+           "-o short -T on /dev/kmsg: dmesg -T's stamp", "exit %d, %r" % (code, out[:200]))
+code, out, err = raw_run(["-V"])
+result(code == 0 and re.fullmatch(rb"kmsg2json \d+\.\d+ \(JSON schema \d+\)\n", out),
+       "-V names the version and the JSON schema's", "got %r" % out)
+
+# Every option of --help is in the man page, and the other way round.
+man = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                        "userspace-reader", "kmsg2json.1")).read().replace("\\-", "-")
+code, out, err = raw_run(["--help"])
+helped = set(re.findall(r"--[a-z][a-z-]+", out.decode()))
+in_man = set(re.findall(r"(?m)^\.B[IR]? .*?(--[a-z][a-z-]+)", man))
+in_man |= set(re.findall(r"(?m)^\.B[IR]? .*?, (--[a-z][a-z-]+)", man))
+result(code == 0 and helped and not (helped - set(re.findall(r"--[a-z][a-z-]+", man))),
+       "every option of --help is in the man page (%d)" % len(helped),
+       "missing: %s" % sorted(helped - set(re.findall(r"--[a-z][a-z-]+", man))))
+result(not (in_man - helped), "every option the man page describes is in --help",
+       "missing: %s" % sorted(in_man - helped))
+
 print("reader-input: %d failed" % failed)
 sys.exit(1 if failed else 0)
