@@ -52,6 +52,26 @@ pkv_timing_summary() {
 		END { printf "  %-28s %8.1fs\n", "total", t }' "$PKV_TIMINGS" >&2
 }
 
+# pkv_lock_cache WHAT: one ./pkv at a time per PKV_CACHE (a build, an image,
+# a boot's overlay share it). Holds an exclusive flock on $PKV_CACHE/.lock on
+# fd 9 until the process and its children end; a second ./pkv says which
+# command holds it and waits. The holder exports PKV_CACHE_LOCKED, so the
+# ./pkv commands it runs itself (./pkv test runs ./pkv try) do not wait for
+# their parent.
+pkv_lock_cache() {
+	local what=$1 holder
+	[ "${PKV_CACHE_LOCKED:-}" = "$PKV_CACHE" ] && return 0
+	mkdir -p "$PKV_CACHE" || pkv_die "cannot create PKV_CACHE $PKV_CACHE"
+	exec 9>>"$PKV_CACHE/.lock" || pkv_die "cannot open $PKV_CACHE/.lock"
+	if ! flock -n 9; then
+		holder=$(cat "$PKV_CACHE/.lock.holder" 2>/dev/null)
+		pkv_say "waiting for $PKV_CACHE: ${holder:-another ./pkv} holds it"
+		flock 9 || pkv_die "cannot lock $PKV_CACHE/.lock"
+	fi
+	printf '%s (pid %d, since %s)\n' "$what" "$$" "$(date '+%H:%M:%S')" >"$PKV_CACHE/.lock.holder"
+	export PKV_CACHE_LOCKED=$PKV_CACHE
+}
+
 # Hash of files and strings, for cache keys.
 pkv_hash() { sha256sum "$@" | sha256sum | cut -c1-16; }
 
