@@ -6,6 +6,8 @@
 # panics (a real boot; the scripts before it keep their results).
 set -u
 top=$(cd "$1" && pwd)
+# The boots below use the caller's cache (./pkv test's), not the scratch one.
+caller_cache=${PKV_CACHE:-}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
@@ -80,6 +82,7 @@ else
 	echo "FAIL the changed series does not apply on a clean tree:"; tail -n 5 "$tmp/out"; fail=1
 fi
 unset PKV_KERNEL_TARBALL PKV_CACHE
+[ -n "$caller_cache" ] && export PKV_CACHE="$caller_cache"
 
 cat >"$tmp/slow.sh" <<'EOM'
 echo "kv_console_plain=$(cat /sys/module/printk/parameters/kv_console_plain)"
