@@ -27,6 +27,11 @@ rootfs_base() {
 	key=$(printf '%s\n' "$GUEST_PACKAGES" bookworm minbase | sha256sum | cut -c1-16)
 	[ -f "$BASE_DIR/.pkv-base" ] && [ "$(cat "$BASE_DIR/.pkv-base")" = "$key" ] && return 0
 	rm -rf "$BASE_DIR" "$BASE_DIR.tmp"
+	# Without root, mmdebstrap needs a user namespace (its unshare mode):
+	# say so before it fails with a message of its own.
+	if [ "$(id -u)" -ne 0 ] && ! unshare --user --map-root-user true 2>"$PKV_CACHE/unshare.log"; then
+		pkv_die "the guest's root file system is built by mmdebstrap, which needs root, or user namespaces for its unshare mode (unshare --user: $(head -1 "$PKV_CACHE/unshare.log")); run ./pkv as root, or allow unprivileged user namespaces and install uidmap"
+	fi
 	pkv_say "mmdebstrap bookworm minbase ($GUEST_PACKAGES)"
 	mmdebstrap --variant=minbase --include="$GUEST_PACKAGES" \
 		--dpkgopt='path-exclude=/usr/share/doc/*' \
