@@ -558,7 +558,6 @@ int main(int argc, char **argv)
 		     (!getenv("TERM") || strcmp(getenv("TERM"), "dumb"));
 	w.t.have_boot = o.ctime;
 	w.t.boot_usec = boot;
-	w.t.caller_width = 6;
 	err = pkv_record_new(&r, 0);
 	if (!err)
 		err = pkv_input_new(&in, fd, (device ? PKV_INPUT_DEVICE : 0) |

@@ -58,8 +58,6 @@ void text_record(FILE *o, const struct pkv_record *r, const struct text_opts *t)
 		fprintf(o, "[%5llu.%06llu] ", (unsigned long long)(r->ts_usec / 1000000),
 			(unsigned long long)(r->ts_usec % 1000000));
 	}
-	if (r->caller.n)
-		fprintf(o, "[%*.*s] ", t->caller_width, (int)r->caller.n, r->caller.p);
 	if (r->kv_source == PKV_KV_TEXT || r->kv_source == PKV_KV_UNMARKED) {
 		/* The text as it is, its block in colour. */
 		const char *b = r->block.p - 4, *e = r->block.p + r->block.n;

@@ -14,7 +14,6 @@ struct text_opts {
 	bool colour;		/* fields in colour (a terminal) */
 	bool have_boot;		/* -T: wall-clock times from the boot's */
 	int64_t boot_usec;
-	int caller_width;	/* dmesg's: "T" and the digits of pid_max */
 };
 
 /* One record as dmesg shows it (short), or its text alone (cat). */

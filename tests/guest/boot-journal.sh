@@ -29,4 +29,12 @@ check "seqs are consecutive from 0, no gaps" 'has("seq")' \
 check "caller ids are present (CONFIG_PRINTK_CALLER)" 'true' 'all(.caller | test("^[TC][0-9]+$"))'
 check "virtio devices carry SUBSYSTEM/DEVICE dictionaries" '.dict.SUBSYSTEM == "virtio"' \
 	'length > 0 and all(.dict.DEVICE | startswith("+virtio:"))'
+# kmsg2json -o short prints what dmesg prints: every line of the records both
+# read (dmesg first; records written in between are only kmsg2json's).
+dmesg >/tmp/dmesg.txt
+kmsg2json -o short >/tmp/short.txt || fail "kmsg2json -o short exited $?"
+n=$(wc -l </tmp/dmesg.txt)
+diffs=$(head -n "$n" /tmp/short.txt | diff /tmp/dmesg.txt - | head -4)
+check_equal "kmsg2json -o short prints dmesg's $n lines, byte for byte" \
+	"$([ "$n" -gt 100 ] && echo "${diffs:-same}" || echo "only $n lines")" same
 finish

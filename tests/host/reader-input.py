@@ -236,8 +236,8 @@ habit = (b"6,1,9,-,caller=T1;one\n"
          b"4,5,2000000,-;Three WARN\n"
          b"14,6,2000001,-;user space\n")
 code, out, err = raw_run(["-o", "short", "-"], habit)
-want = (b"[    0.000009] [    T1] one\n"
-        b"[    1.500000] [    C0] two \\x01err\n"
+want = (b"[    0.000009] one\n"
+        b"[    1.500000] two \\x01err\n"
         b"-- 2 records lost (seq) --\n"
         b"[    2.000000] Three WARN\n"
         b"[    2.000001] user space\n")
