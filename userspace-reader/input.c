@@ -11,6 +11,7 @@
 #include "pkvkmsg.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,7 @@ struct pkv_input {
 	int fd;
 	bool device, follow, eof, failed;
 	bool regular;		/* a regular file: the next byte is a read() away */
+	bool nonblock;		/* O_NONBLOCK: read() says EAGAIN, no poll() first */
 	size_t record_max;
 	char *buf;
 	size_t cap, start, fill, scan;
@@ -44,6 +46,7 @@ int pkv_input_new(struct pkv_input **inp, int fd, unsigned int flags, size_t rec
 {
 	struct pkv_input *in;
 	struct stat st;
+	int fl;
 
 	*inp = NULL;
 	if (!record_max)
@@ -56,6 +59,8 @@ int pkv_input_new(struct pkv_input **inp, int fd, unsigned int flags, size_t rec
 		return -ENOMEM;
 	in->fd = fd;
 	in->regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+	fl = fcntl(fd, F_GETFL);
+	in->nonblock = fl >= 0 && (fl & O_NONBLOCK);
 	in->device = flags & PKV_INPUT_DEVICE;
 	in->follow = flags & PKV_INPUT_FOLLOW;
 	in->record_max = record_max;
@@ -93,15 +98,17 @@ static int ready_now(int fd)
 }
 
 /*
- * /dev/kmsg. The library never blocks: poll() is asked before each read()
- * (the descriptor may be blocking, an inherited one's flags are the
- * caller's). Nothing ready is the end without follow, PKV_EV_WAIT with it.
- * POLLERR/POLLPRI is an overrun: the read() below says EPIPE.
+ * /dev/kmsg. The library never blocks: on a blocking descriptor (an
+ * inherited one's flags are the caller's) poll() is asked before each
+ * read(); a non-blocking one is read at once, one system call per record
+ * as any reader pays, and says EAGAIN at the end. Nothing ready is the end
+ * without follow, PKV_EV_WAIT with it. POLLERR/POLLPRI is an overrun: the
+ * read() says EPIPE.
  */
 static void device_next(struct pkv_input *in, struct pkv_chunk *c)
 {
 	for (;;) {
-		int ready = ready_now(in->fd);
+		int ready = in->nonblock ? 1 : ready_now(in->fd);
 		ssize_t n;
 
 		if (ready < 0) {

@@ -292,7 +292,16 @@ static int open_input(const struct options *o, const char **name, bool *device)
 		*name = "<stdin>";
 		fd = STDIN_FILENO;
 	} else {
-		fd = open(*name, O_RDONLY | O_CLOEXEC);
+		struct stat st;
+		/*
+		 * The kmsg device, opened by us, non-blocking: one read() per
+		 * record, EAGAIN at the end, no poll() in between. Anything else
+		 * as it is (a FIFO's open waits for its writer).
+		 */
+		bool kmsg = stat(*name, &st) == 0 && S_ISCHR(st.st_mode) &&
+			    major(st.st_rdev) == 1 && minor(st.st_rdev) == 11;
+
+		fd = open(*name, O_RDONLY | O_CLOEXEC | (kmsg ? O_NONBLOCK : 0));
 		if (fd < 0) {
 			fprintf(stderr, "kmsg2json: %s: cannot open: %s\n", *name, strerror(errno));
 			return -1;

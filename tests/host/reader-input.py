@@ -148,6 +148,23 @@ result(second.startswith(b'{"error"'), "a piped malformed record's object is pri
 result(p.returncode == 1 and rest == b"", "the malformed record makes the exit status 1",
        "exit %d, then %r" % (p.returncode, rest))
 
+# A FIFO given as FILE: its open waits for the writer, then it is a stream.
+with tempfile.TemporaryDirectory() as tmp:
+    fifo = os.path.join(tmp, "fifo")
+    os.mkfifo(fifo)
+    p = subprocess.Popen([k2j, fifo], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    time.sleep(0.5)
+    with open(fifo, "wb") as f:
+        f.write(b"6,1,0,-;through a fifo\n")
+    try:
+        out, err = p.communicate(timeout=20)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        out, err = p.communicate()
+    result(p.returncode == 0 and [json.loads(x)["text"] for x in out.splitlines()] == ["through a fifo"],
+           "a FIFO: kmsg2json waits for its writer and reads the record",
+           "exit %s, %r, %r" % (p.returncode, out[:200], err[:200]))
+
 # --since-seq N: a resume point. Records lost from N on are a gap; a new
 # boot after it is reported, and its records printed.
 expect(["--since-seq", "6", "-"], records(5, 6, 7), [6, 7], "--since-seq 6 starts at 6")
