@@ -83,6 +83,33 @@ int filter_add_levels(struct filter *f, const char *list, char *why, size_t n)
 	return 0;
 }
 
+int filter_add_priority(struct filter *f, const char *spec, char *why, size_t n)
+{
+	const char *dots = strstr(spec, "..");
+	int from, to, i;
+
+	/* journalctl -p: LEVEL and every more severe one, or FROM..TO. */
+	if (dots) {
+		from = lookup(spec, (size_t)(dots - spec), level_names, 8, 8);
+		to = lookup(dots + 2, strlen(dots + 2), level_names, 8, 8);
+	} else {
+		from = 0;
+		to = lookup(spec, strlen(spec), level_names, 8, 8);
+	}
+	if (from < 0 || to < 0) {
+		snprintf(why, n, "unknown priority '%s' (a level, emerg to debug or 0-7, or FROM..TO)", spec);
+		return -1;
+	}
+	if (from > to) {
+		i = from;
+		from = to;
+		to = i;
+	}
+	for (i = from; i <= to; i++)
+		f->levels |= 1u << i;
+	return 0;
+}
+
 int filter_add_facilities(struct filter *f, const char *list, char *why, size_t n)
 {
 	const char *p = list;

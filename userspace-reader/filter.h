@@ -34,6 +34,8 @@ int filter_add_levels(struct filter *f, const char *list, char *why, size_t n);
 int filter_add_facilities(struct filter *f, const char *list, char *why, size_t n);
 int filter_add_match(struct filter *f, const char *kv, char *why, size_t n);
 
+/* journalctl's -p: LEVEL (and every more severe one) or FROM..TO. */
+int filter_add_priority(struct filter *f, const char *spec, char *why, size_t n);
 /* -k (@kernel) or -u: the kernel's facility, or every other one. */
 void filter_kernel_only(struct filter *f, bool kernel);
 /* --grep: an extended regex; without a capital letter it ignores case. */

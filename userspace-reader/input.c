@@ -51,8 +51,12 @@ int pkv_input_new(struct pkv_input **inp, int fd, unsigned int flags, size_t rec
 	*inp = NULL;
 	if (!record_max)
 		record_max = PKV_RECORD_MAX;
+	/*
+	 * The kernel moves a reader past a record its read() buffer cannot
+	 * hold (EINVAL): from the device, take the longest it writes.
+	 */
 	if (fd < 0 || (flags & ~(PKV_INPUT_DEVICE | PKV_INPUT_FOLLOW)) || record_max < 64 ||
-	    record_max > SIZE_MAX / 4)
+	    record_max > SIZE_MAX / 4 || (flags & PKV_INPUT_DEVICE && record_max < PKV_RECORD_MAX))
 		return -EINVAL;
 	in = calloc(1, sizeof(*in));
 	if (!in)
@@ -225,7 +229,9 @@ static void stream_next(struct pkv_input *in, struct pkv_chunk *c)
 				in->scan = (size_t)(nl - in->buf);
 			break;
 		}
-		if (!found && in->eof && in->fill > in->start) {
+		/* At the end, what is left is a record; an over-long one may end
+		 * exactly where a full buffer was dropped, with nothing left. */
+		if (!found && in->eof && (in->fill > in->start || in->skipping)) {
 			end = in->fill;
 			found = true;
 		}
@@ -262,7 +268,7 @@ static void stream_next(struct pkv_input *in, struct pkv_chunk *c)
 			return;
 		}
 		/* A pipe or a terminal with nothing to read yet: never block. */
-		if (!in->regular && in->fill < in->cap && ready_now(in->fd) == 0) {
+		if (!in->regular && ready_now(in->fd) == 0) {
 			c->ev = PKV_EV_WAIT;
 			return;
 		}

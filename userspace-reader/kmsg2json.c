@@ -3,6 +3,7 @@
  * kmsg2json - print /dev/kmsg records, or a saved stream of them, as JSON.
  * See kmsg2json(1).
  */
+#define _GNU_SOURCE	/* ppoll, mkostemp */
 #include "filter.h"
 #include "pkvkmsg.h"
 #include "text.h"
@@ -56,6 +57,8 @@ static void usage(FILE *o)
 	      "                          notice,info,debug (any case; also panic, error,\n"
 	      "                          warning) or 0-7; 'err+' is err and more severe,\n"
 	      "                          '+err' is err and less severe\n"
+	      "  -p, --priority LEVEL    as journalctl: LEVEL and every more severe one, or\n"
+	      "                          FROM..TO (\"warning..err\")\n"
 	      "  -f, --facility LIST     only these facilities: kern,user,daemon,... or 0-255\n"
 	      "  -k, --kernel            only the kernel's records (facility kern)\n"
 	      "  -u, --userspace         only user space's records (every other facility)\n"
@@ -76,7 +79,7 @@ static void usage(FILE *o)
 	      "      --output-fields LIST  only these members of a record object\n"
 	      "  -T, --ctime             wall-clock times from the boot's (/dev/kmsg only):\n"
 	      "                          a \"time\" member, or dmesg -T's stamp in short\n"
-	      "  -p, --pretty            the same as -o json-pretty\n"
+	      "      --pretty            the same as -o json-pretty\n"
 	      "  -h, --help              show this help\n"
 	      "  -V, --version           show the version and the JSON schema's\n"
 	      "\n"
@@ -92,7 +95,9 @@ struct options {
 	bool follow, new_only, ctime;
 	enum output output;
 	const char *output_fields;
-	const char *since, *until;	/* --since, --until: mapped once the boot is known */
+	const char *since, *until;	/* --since, --until, as given */
+	int64_t since_wall, until_wall;	/* their wall-clock times, usec since the epoch */
+	int starts;			/* --since-seq and --after-cursor given */
 	size_t lines;			/* -n: 0 for all */
 	bool have_lines;
 	unsigned int parse_flags;	/* PKV_PARSE_* */
@@ -109,6 +114,22 @@ static void request_stop(int sig)
 {
 	(void)sig;
 	stop_requested = 1;
+}
+
+/* --since, --until: @s (if given) as usec since the epoch; 0 or -1 with a message. */
+static int parse_when(const struct options *o, const char *opt, const char *s, int64_t *wall)
+{
+	struct timespec now;
+
+	(void)o;
+	if (!s)
+		return 0;
+	clock_gettime(CLOCK_REALTIME, &now);
+	if (when_parse(s, (int64_t)now.tv_sec * 1000000 + now.tv_nsec / 1000, wall) == 0)
+		return 0;
+	fprintf(stderr, "kmsg2json: %s '%s': not a time (\"2026-12-07 10:00:00\", \"10:00\", "
+		"\"today\", \"-5min\", \"@EPOCH\")\n", opt, s);
+	return -1;
 }
 
 static int parse_options(int argc, char **argv, struct options *o)
@@ -134,7 +155,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "output", required_argument, NULL, 'o' },
 		{ "output-fields", required_argument, NULL, 'F' },
 		{ "ctime", no_argument, NULL, 'T' },
-		{ "pretty", no_argument, NULL, 'p' },
+		{ "priority", required_argument, NULL, 'p' },
+		{ "pretty", no_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -148,7 +170,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 	size_t i;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "wWl:f:kum:sg:S:U:n:o:TphV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "wWl:f:kum:sg:S:U:n:o:Tp:hV", longopts, NULL)) != -1) {
 		char *end;
 
 		switch (c) {
@@ -176,13 +198,14 @@ static int parse_options(int argc, char **argv, struct options *o)
 		case 'Q':
 			errno = 0;
 			v = strtoull(optarg, &end, 10);
-			if (errno || end == optarg || *end || optarg[0] == '-') {
+			if (errno || !(optarg[0] >= '0' && optarg[0] <= '9') || *end) {
 				snprintf(why, sizeof(why), "--since-seq '%s' is not a sequence number", optarg);
 				goto bad;
 			}
 			/* Record 0 has no record before it: start at the beginning. */
 			o->have_start = v > 0;
 			o->start = (struct pkv_cursor){ .seq = v - (v > 0) };
+			o->starts++;
 			break;
 		case 'A':
 			if (pkv_cursor_parse(&o->start, optarg, strlen(optarg))) {
@@ -191,6 +214,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 				goto bad;
 			}
 			o->have_start = true;
+			o->starts++;
 			break;
 		case 'C':
 			o->cursor_file = optarg;
@@ -215,7 +239,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 		case 'n':
 			errno = 0;
 			v = strtoull(optarg, &end, 10);
-			if (errno || end == optarg || *end || optarg[0] == '-' || v > 1000000) {
+			if (errno || !(optarg[0] >= '0' && optarg[0] <= '9') || *end || v > 1000000) {
 				snprintf(why, sizeof(why), "--lines '%s' is not a count from 0 to 1000000", optarg);
 				goto bad;
 			}
@@ -243,6 +267,10 @@ static int parse_options(int argc, char **argv, struct options *o)
 			o->ctime = true;
 			break;
 		case 'p':
+			if (filter_add_priority(&o->filter, optarg, why, sizeof(why)))
+				goto bad;
+			break;
+		case 'P':
 			o->output = OUT_JSON_PRETTY;
 			break;
 		case 'h':
@@ -252,10 +280,25 @@ static int parse_options(int argc, char **argv, struct options *o)
 			printf("kmsg2json %s (JSON schema %d)\n", KMSG2JSON_VERSION, KMSG2JSON_SCHEMA);
 			exit(0);
 		default:
-			usage(stderr);
+			fputs("Try 'kmsg2json --help' for more information.\n", stderr);
 			return -1;
 		}
 	}
+	if (o->starts > 1) {
+		snprintf(why, sizeof(why), "--since-seq and --after-cursor: give one start");
+		goto bad;
+	}
+	if (o->new_only && (o->have_start || o->cursor_file)) {
+		snprintf(why, sizeof(why), "--new or -W reads only new records: no start to give");
+		goto bad;
+	}
+	if (o->output_fields && (o->output == OUT_SHORT || o->output == OUT_CAT)) {
+		snprintf(why, sizeof(why), "--output-fields chooses JSON members: not with -o short or cat");
+		goto bad;
+	}
+	if (parse_when(o, "--since", o->since, &o->since_wall) ||
+	    parse_when(o, "--until", o->until, &o->until_wall))
+		return -1;
 	if (optind < argc)
 		o->file = argv[optind++];
 	if (optind < argc) {
@@ -362,31 +405,46 @@ static int read_cursor_file(struct options *o)
 	return 0;
 }
 
-/* Write @c to the cursor file by rename(), so that it is whole or old. */
+/*
+ * Write @c to the cursor file by rename() of a new file in its directory,
+ * so that it is whole or old, and sync the directory.
+ */
 static int write_cursor_file(const char *path, const struct pkv_cursor *c)
 {
-	char text[PKV_CURSOR_MAX + 1], tmp[4096];
+	char text[PKV_CURSOR_MAX + 1], tmp[4096], dir[4096];
 	int len = pkv_cursor_format(c, text, sizeof(text) - 1);
-	int fd;
+	const char *slash = strrchr(path, '/');
+	int fd, dfd, err = ENAMETOOLONG;
 
-	if (len < 0 || snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp))
+	if (len < 0 || snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= (int)sizeof(tmp))
 		goto fail;
+	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path) + 1 : 1, slash ? path : ".");
 	text[len++] = '\n';
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
+	/* mkstemp(): O_EXCL, a name no one else chose; not a planted symlink. */
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0) {
+		err = errno;
 		goto fail;
-	if (write(fd, text, (size_t)len) != len || fsync(fd)) {
+	}
+	if (fchmod(fd, 0644) || write(fd, text, (size_t)len) != len || fsync(fd)) {
+		err = errno ? errno : EIO;
 		close(fd);
 		unlink(tmp);
 		goto fail;
 	}
 	if (close(fd) || rename(tmp, path)) {
+		err = errno;
 		unlink(tmp);
 		goto fail;
 	}
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd >= 0) {
+		fsync(dfd);
+		close(dfd);
+	}
 	return 0;
 fail:
-	fprintf(stderr, "kmsg2json: %s: cannot write the cursor: %s\n", path, strerror(errno));
+	fprintf(stderr, "kmsg2json: %s: cannot write the cursor: %s\n", path, strerror(err));
 	return -1;
 }
 
@@ -501,22 +559,6 @@ static int ring_flush(struct ring *g, struct out *w, struct pkv_record *r, unsig
 	return err;
 }
 
-/* --since/--until: a wall-clock time to the records' clock. */
-static int map_time(const char *opt, const char *s, int64_t boot, int64_t *usec)
-{
-	struct timespec now;
-	int64_t t;
-
-	clock_gettime(CLOCK_REALTIME, &now);
-	if (when_parse(s, (int64_t)now.tv_sec * 1000000 + now.tv_nsec / 1000, &t)) {
-		fprintf(stderr, "kmsg2json: %s '%s': not a time (\"2026-12-07 10:00:00\", "
-			"\"10:00\", \"today\", \"-5min\", \"@EPOCH\")\n", opt, s);
-		return -1;
-	}
-	*usec = t - boot;
-	return 0;
-}
-
 int main(int argc, char **argv)
 {
 	struct options o = { 0 };
@@ -529,7 +571,8 @@ int main(int argc, char **argv)
 	struct pkv_gap end_gap;
 	const char *name;
 	int64_t boot = 0;
-	bool device, draining;
+	bool device, draining, out_failed = false, have_wait_mask = false;
+	sigset_t wait_mask;
 	int fd, err, status = 0;
 
 	if (parse_options(argc, argv, &o) || (o.cursor_file && read_cursor_file(&o))) {
@@ -542,20 +585,21 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	/* Wall-clock times need the boot's: only the running kernel's records have it. */
-	if ((o.ctime || o.since || o.until) &&
-	    (!device || when_boot_realtime(&boot))) {
+	if ((o.ctime || o.since || o.until) && !device) {
 		fprintf(stderr, "kmsg2json: %s: -T, --since and --until need /dev/kmsg: the boot "
 			"time of a saved stream is not known\n", name);
 		status = EXIT_USAGE;
 		goto done;
 	}
-	if ((o.since && map_time("--since", o.since, boot, &o.filter.since_usec)) ||
-	    (o.until && map_time("--until", o.until, boot, &o.filter.until_usec))) {
+	if ((o.ctime || o.since || o.until) && (err = when_boot_realtime(&boot))) {
+		fprintf(stderr, "kmsg2json: the boot's wall-clock time: %s\n", strerror(-err));
 		status = EXIT_USAGE;
 		goto done;
 	}
 	o.filter.have_since = o.since;
 	o.filter.have_until = o.until;
+	o.filter.since_usec = o.since_wall - boot;
+	o.filter.until_usec = o.until_wall - boot;
 	/* The boot of a saved stream is not known: its cursors hold the seq only. */
 	here.have_boot = device && pkv_boot_id(here.boot) == 0;
 	if (o.have_start)
@@ -593,11 +637,21 @@ int main(int argc, char **argv)
 		goto done;
 	}
 	if (o.cursor_file && o.follow) {
-		/* No SA_RESTART: poll() below returns, and the cursor is written. */
+		/*
+		 * Blocked but while waiting in ppoll(): a signal that comes while
+		 * a record is handled ends the next wait, not a wait that has
+		 * already begun. Then the cursor is written.
+		 */
 		struct sigaction sa = { .sa_handler = request_stop };
+		sigset_t stop;
 
+		sigemptyset(&stop);
+		sigaddset(&stop, SIGINT);
+		sigaddset(&stop, SIGTERM);
 		sigaction(SIGINT, &sa, NULL);
 		sigaction(SIGTERM, &sa, NULL);
+		sigprocmask(SIG_BLOCK, &stop, &wait_mask);
+		have_wait_mask = true;
 	}
 	/* -n: the records already there go to the ring, then the last of them out. */
 	draining = o.have_lines;
@@ -610,8 +664,10 @@ int main(int argc, char **argv)
 		/* The buffer is read: /dev/kmsg waits for new records, a stream ends. */
 		if ((c.ev == PKV_EV_END || (c.ev == PKV_EV_WAIT && device)) && draining) {
 			draining = false;
-			if (ring_flush(&ring, &w, r, o.parse_flags))
+			if (ring_flush(&ring, &w, r, o.parse_flags)) {
+				out_failed = true;
 				break;
+			}
 		}
 		if (c.ev == PKV_EV_END)
 			break;
@@ -619,9 +675,11 @@ int main(int argc, char **argv)
 			struct pollfd p = { .fd = fd, .events = POLLIN };
 
 			/* Whatever was written reaches the reader before the wait. */
-			if (out_flush(&w))
+			if (out_flush(&w)) {
+				out_failed = true;
 				break;
-			if (poll(&p, 1, -1) < 0 && errno != EINTR) {
+			}
+			if (ppoll(&p, 1, NULL, have_wait_mask ? &wait_mask : NULL) < 0 && errno != EINTR) {
 				fprintf(stderr, "kmsg2json: %s: poll failed: %s\n", name, strerror(errno));
 				status = EXIT_MALFORMED;
 				break;
@@ -658,21 +716,31 @@ int main(int argc, char **argv)
 		}
 		if (!filter_pass(&o.filter, r))
 			continue;
-		if (draining ? ring_add(&ring, c.raw, c.len) : out_record(&w, r))
+		if (draining && ring_add(&ring, c.raw, c.len)) {
+			fprintf(stderr, "kmsg2json: out of memory for --lines\n");
+			out_failed = true;
 			break;
+		}
+		if (!draining && out_record(&w, r)) {
+			out_failed = true;
+			break;
+		}
 	}
 	if (pkv_seq_end(&seq, &end_gap))
 		out_gap(&w, &end_gap);
 	err = out_flush(&w);
 	if (err) {
 		fprintf(stderr, "kmsg2json: write failed: %s\n", strerror(-err));
-		status = EXIT_MALFORMED;
+		out_failed = true;
 	}
+	if (out_failed)
+		status = EXIT_MALFORMED;
 	/*
 	 * The last record read, shown or filtered out. Without a record past
-	 * the start, the file keeps the cursor it had.
+	 * the start, the file keeps the cursor it had; after output that did
+	 * not all go out, too: the next run gives it again.
 	 */
-	if (o.cursor_file && seq.have_last && seq.resume == PKV_RESUME_NONE &&
+	if (o.cursor_file && seq.have_last && seq.resume == PKV_RESUME_NONE && !out_failed &&
 	    write_cursor_file(o.cursor_file, &here))
 		status = EXIT_MALFORMED;
 done:

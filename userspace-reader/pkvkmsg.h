@@ -18,7 +18,10 @@
  * ABI: the shared library exports exactly the functions declared here
  * (pkvkmsg.sym). struct pkv_record is allocated by the library, its
  * limits are run-time values, and a later version only adds members at
- * its end.
+ * its end. The small structs a caller allocates itself (pkv_chunk,
+ * pkv_gap, pkv_seqtrack, pkv_seq_event, pkv_cursor) and the arrays of
+ * pkv_field and pkv_dict_entry keep their layout within a soname: a
+ * change to one is a new soname, not a new PKVKMSG_ version.
  */
 #ifndef PKVKMSG_H
 #define PKVKMSG_H
@@ -26,6 +29,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /*
  * The longest record /dev/kmsg returns (CONSOLE_EXT_LOG_MAX): the default
@@ -144,6 +151,9 @@ int pkv_record_parse_flags(struct pkv_record *r, const char *raw, size_t len,
 /*
  * Parse the field block of @r->text into r->fields, whether or not the
  * kernel marked the record (pkv_record_parse() then applies the trust rule).
+ * For a text the caller set in a record of its own, with r->used at 0:
+ * on a record pkv_record_parse() filled, it takes more of the storage on
+ * each call and forgets where the fields came from.
  */
 void pkv_block_parse(struct pkv_record *r);
 
@@ -355,5 +365,9 @@ int pkv_json_seq_event(struct pkv_json *j, const struct pkv_seq_event *ev, uint6
  * write their own objects); invalid UTF-8 is an array of byte values.
  */
 int pkv_json_string(struct pkv_json *j, const char *p, size_t n);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* PKVKMSG_H */

@@ -199,7 +199,13 @@ static int parse_header(struct pkv_record *r, const char *p, const char *end)
 		if (!fe)
 			fe = end;
 		if (fe - f > 7 && !memcmp(f, "caller=", 7)) {
-			r->caller.p = f + 7;
+			/* In the record's storage, as every span: @raw is the caller's. */
+			char *c = pkv_take(r, (size_t)(fe - f - 7));
+
+			if (!c)
+				return fail(r, "record too large to decode");
+			pkv_copy(c, f + 7, (size_t)(fe - f - 7));
+			r->caller.p = c;
 			r->caller.n = (size_t)(fe - f - 7);
 		}
 		q = fe;

@@ -4,6 +4,7 @@
  * -o cat, the message alone. On a terminal, short shows a record's fields
  * in colour: the text's block where it is, else PRINTK_KV's after the text.
  */
+#define _GNU_SOURCE	/* fwrite_unlocked */
 #include "text.h"
 
 #include <stdio.h>
@@ -13,18 +14,61 @@
 #define COLOUR_FIELDS	"\033[36m"	/* cyan */
 #define COLOUR_OFF	"\033[0m"
 
-/* Bytes as dmesg shows them: printable ones, the others as \xNN. */
-static void put_safe(FILE *o, const char *p, size_t n)
+/* Length of the valid UTF-8 sequence at @p of a printable character, or 0. */
+static size_t printable_utf8(const unsigned char *p, size_t n)
 {
-	size_t i;
+	size_t len, i;
+	uint32_t cp;
 
-	for (i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)p[i];
+	if (p[0] >= 0xc2 && p[0] <= 0xdf) {
+		len = 2;
+		cp = p[0] & 0x1f;
+	} else if (p[0] >= 0xe0 && p[0] <= 0xef) {
+		len = 3;
+		cp = p[0] & 0x0f;
+	} else if (p[0] >= 0xf0 && p[0] <= 0xf4) {
+		len = 4;
+		cp = p[0] & 0x07;
+	} else {
+		return 0;
+	}
+	if (n < len)
+		return 0;
+	for (i = 1; i < len; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (p[i] & 0x3f);
+	}
+	/* Overlong forms, surrogates, past U+10FFFF, and the C1 controls. */
+	if ((len == 2 && cp < 0xa0) || (len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+	    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+		return 0;
+	return len;
+}
 
-		if ((c < 0x20 && c != '\t') || c == 0x7f)
-			fprintf(o, "\\x%02x", c);
-		else
+/*
+ * Bytes as a terminal may show them: printable ASCII, tabs and printable
+ * UTF-8 characters; every other byte (controls, C1 controls, invalid
+ * UTF-8) as \xNN, so that no record can send a terminal a control sequence.
+ */
+static void put_safe(FILE *o, const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0, l;
+
+	while (i < n) {
+		unsigned char c = p[i];
+
+		if ((c >= 0x20 && c < 0x7f) || c == '\t') {
 			putc_unlocked(c, o);
+			i++;
+		} else if (c >= 0x80 && (l = printable_utf8(p + i, n - i))) {
+			fwrite_unlocked(p + i, 1, l, o);
+			i += l;
+		} else {
+			fprintf(o, "\\x%02x", c);
+			i++;
+		}
 	}
 }
 

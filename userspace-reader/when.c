@@ -49,13 +49,18 @@ static int64_t span_usec(const char *s)
 		{ "weeks", 604800 * USEC_PER_SEC },
 	};
 	char *end;
-	double v = strtod(s, &end);
+	double v;
 	size_t i;
 
-	if (end == s || v < 0 || v > 1e9)
+	/* Digits and a point only: strtod() would take "nan", "inf" and hex. */
+	if (!(s[0] >= '0' && s[0] <= '9') || s[strspn(s, "0123456789.")] == 'x')
+		return -1;
+	v = strtod(s, &end);
+	if (end == s || !(v >= 0 && v <= 1e6))
 		return -1;
 	while (*end == ' ')
 		end++;
+	/* At most a million of the unit: 19 years of weeks, well inside int64. */
 	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
 		if (!strcmp(end, units[i].unit))
 			return (int64_t)(v * (double)units[i].usec);
@@ -82,9 +87,12 @@ int when_parse(const char *s, int64_t now, int64_t *usec)
 	}
 	if (s[0] == '@') {
 		char *end;
-		long long e = strtoll(s + 1, &end, 10);
+		long long e;
 
-		if (end == s + 1 || *end)
+		errno = 0;
+		e = strtoll(s + 1, &end, 10);
+		/* Up to the year 2554: usec since the epoch stay inside int64. */
+		if (errno || end == s + 1 || *end || e < 0 || e > (INT64_MAX / USEC_PER_SEC) / 16)
 			return -EINVAL;
 		*usec = e * USEC_PER_SEC;
 		return 0;

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """corpus-json.py KMSG2JSON CORPUS...: every committed fuzz input, read by
-kmsg2json as a saved stream (as the kernel marks it, and with -u), must give
+kmsg2json as a saved stream (as the kernel marks it, and with --unmarked), must give
 one JSON object per line: strict JSON (no NaN, no duplicate keys), and an
 exit status of 0 or 1 (1: a malformed record, reported as an object).
 
@@ -37,7 +37,7 @@ for n, corpus in enumerate(corpora, 1):
     lines = 0
     for name in files:
         path = os.path.join(corpus, name)
-        for args in ([], ["-u"]):
+        for args in ([], ["--unmarked"]):
             p = subprocess.run([k2j] + args + [path], capture_output=True, timeout=60)
             if p.returncode not in (0, 1):
                 bad.append("%s %s: exit %d: %s" % (name, " ".join(args), p.returncode,

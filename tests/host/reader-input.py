@@ -269,8 +269,8 @@ result(code == 0 and texts[0] == b"" and len(texts) == 6 and
        all(t.endswith(b"\n") and json.loads(t) for t in texts[1:]),
        "-o json-seq: RFC 7464, a record separator before each object", "got %r" % out[:200])
 code1, pretty, _ = raw_run(["-o", "json-pretty", "-"], habit)
-code2, p2, _ = raw_run(["-p", "-"], habit)
-result(code1 == 0 and pretty == p2 and pretty.count(b"\n") > 20, "-o json-pretty is -p")
+code2, p2, _ = raw_run(["--pretty", "-"], habit)
+result(code1 == 0 and pretty == p2 and pretty.count(b"\n") > 20, "-o json-pretty is --pretty")
 code, out, err = raw_run(["--output-fields", "seq,msg", "-"], habit)
 objs = [json.loads(x) for x in out.splitlines()]
 result(code == 0 and [sorted(o) for o in objs if "seq" in o and "gap" not in o] == [["msg", "seq"]] * 4
@@ -287,6 +287,8 @@ expect(["-u", "-"], habit, ["gap:2:2:5", 6], "-u: user space's records")
 expect(["-f", "user", "-"], habit, ["gap:2:2:5", 6], "-f user: dmesg's facility letter")
 expect(["-l", "WARNING,Error", "-"], habit, [2, "gap:2:2:5", 5],
        "-l: level names in any case, journalctl's spellings too")
+expect(["-p", "warning", "-"], habit, [1, 2, "gap:2:2:5", 5][1:], "-p LEVEL: that level and every more severe one")
+expect(["-p", "info..warning", "-"], habit, [1, "gap:2:2:5", 5, 6], "-p FROM..TO: a range of levels")
 expect(["--grep", "three", "-"], habit, ["gap:2:2:5", 5], "--grep without capitals ignores case")
 expect(["--grep", "three|Three", "-"], habit, ["gap:2:2:5", 5], "--grep: an extended regex")
 expect(["--grep", "THREE", "-"], habit, ["gap:2:2:5"], "--grep with a capital keeps case")
@@ -294,8 +296,27 @@ for opt in (["-T"], ["--since", "-1h"], ["--until", "now"]):
     code, out, err = raw_run(opt + ["-"], habit)
     result(code == 2 and "need /dev/kmsg" in err and not out,
            "%s on a saved stream: refused, its boot time is unknown" % opt[0], "exit %d, %r" % (code, err))
-code, out, err = raw_run(["--since", "25:99"])
-result(code == 2 and "not a time" in err, "--since with a bad time: usage error", "exit %d, %r" % (code, err))
+for bad in ("25:99", "-nanmin", "-infmin", "-1e9w", "-0x10s", "@99999999999999"):
+    code, out, err = raw_run(["--since", bad])
+    result(code == 2 and "not a time" in err, "--since %s: not a time, a usage error" % bad,
+           "exit %d, %r" % (code, err))
+# Output that did not all go out: the cursor stays where it was.
+with tempfile.TemporaryDirectory() as tmp:
+    cur = os.path.join(tmp, "cursor")
+    with open("/dev/full", "wb") as full:
+        p = subprocess.run([k2j, "--cursor-file", cur, "-"], input=records(1, 2, 3),
+                           stdout=full, stderr=subprocess.PIPE, timeout=20)
+    result(p.returncode == 1 and b"write failed" in p.stderr and not os.path.exists(cur),
+           "a write error (stdout /dev/full): exit 1, and no cursor past the lost output",
+           "exit %d, %r, cursor %r" % (p.returncode, p.stderr, read_or_none(cur)))
+for args, what in ((["--since-seq", " -1"], "not a sequence number"),
+                   (["--since-seq", "3", "--after-cursor", "s=1"], "give one start"),
+                   (["-W", "--since-seq", "4"], "no start to give"),
+                   (["-o", "short", "--output-fields", "seq"], "not with -o short"),
+                   (["--bogus"], "Try 'kmsg2json --help'")):
+    code, out, err = raw_run(args + ["-"], b"")
+    result(code == 2 and what in err, "%s: usage error (%s)" % (" ".join(args), what),
+           "exit %d, %r" % (code, err))
 if fd >= 0:
     code, out, err = raw_run(["-T", "-n", "3"])
     objs = [json.loads(x) for x in out.splitlines()]

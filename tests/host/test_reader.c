@@ -495,6 +495,21 @@ static void test_stream_overlong(void **state)
 		assert_string_equal(c.raw[1], "6,2,2,-;after\n");
 		free(d);
 	}
+	/* The last record, over-long and unterminated, ending on the buffer's end. */
+	{
+		size_t n = 1u << 20;
+		char *d = malloc(n);
+		struct collected c;
+
+		assert_non_null(d);
+		memset(d, 'x', n);
+		memcpy(d, "6,1,2,-;", 8);
+		collect(d, n, &c);
+		assert_int_equal(c.n, 1);
+		assert_int_equal(c.ev[0], PKV_EV_OVERLONG);
+		assert_int_equal(c.total[0], n);
+		free(d);
+	}
 }
 
 static void test_seq_gap(void **state)
