@@ -210,6 +210,12 @@ static bool prefix_eq(struct pkv_span s, const char *v, size_t n)
 	return span_eq(s, v, n);
 }
 
+bool filter_empty(const struct filter *f)
+{
+	return !f->levels && !f->any_facility && !f->structured_only && !f->nmatch &&
+	       !f->have_since && !f->have_until && !f->have_grep;
+}
+
 bool filter_pass(const struct filter *f, const struct pkv_record *r)
 {
 	size_t i;

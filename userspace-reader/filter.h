@@ -42,6 +42,8 @@ void filter_kernel_only(struct filter *f, bool kernel);
 int filter_set_grep(struct filter *f, const char *pattern, char *why, size_t n);
 void filter_free(struct filter *f);
 
+/* No filter given: every record passes (and filter_pass() need not be asked). */
+bool filter_empty(const struct filter *f);
 bool filter_pass(const struct filter *f, const struct pkv_record *r);
 
 #endif

@@ -571,7 +571,7 @@ int main(int argc, char **argv)
 	struct pkv_gap end_gap;
 	const char *name;
 	int64_t boot = 0;
-	bool device, draining, out_failed = false, have_wait_mask = false;
+	bool device, draining, filtering, out_failed = false, have_wait_mask = false;
 	sigset_t wait_mask;
 	int fd, err, status = 0;
 
@@ -655,6 +655,7 @@ int main(int argc, char **argv)
 	}
 	/* -n: the records already there go to the ring, then the last of them out. */
 	draining = o.have_lines;
+	filtering = !filter_empty(&o.filter);
 	while (!stop_requested) {
 		struct pkv_seq_event sev;
 		struct pkv_chunk c;
@@ -714,7 +715,7 @@ int main(int argc, char **argv)
 			status = EXIT_MALFORMED;
 			continue;
 		}
-		if (!filter_pass(&o.filter, r))
+		if (filtering && !filter_pass(&o.filter, r))
 			continue;
 		if (draining && ring_add(&ring, c.raw, c.len)) {
 			fprintf(stderr, "kmsg2json: out of memory for --lines\n");

@@ -199,13 +199,8 @@ static int parse_header(struct pkv_record *r, const char *p, const char *end)
 		if (!fe)
 			fe = end;
 		if (fe - f > 7 && !memcmp(f, "caller=", 7)) {
-			/* In the record's storage, as every span: @raw is the caller's. */
-			char *c = pkv_take(r, (size_t)(fe - f - 7));
-
-			if (!c)
-				return fail(r, "record too large to decode");
-			pkv_copy(c, f + 7, (size_t)(fe - f - 7));
-			r->caller.p = c;
+			/* Into @raw for now: the caller of parse moves it to the storage. */
+			r->caller.p = f + 7;
 			r->caller.n = (size_t)(fe - f - 7);
 		}
 		q = fe;
@@ -260,12 +255,35 @@ int pkv_record_parse_flags(struct pkv_record *r, const char *raw, size_t len,
 		nl = end;
 	{
 		const char *te = nl;
+		char *dst;
 
 		if (te > line && te[-1] == '\r')
 			te--;
-		if (decode(r, line, (size_t)(te - line), &r->text, "text",
-			   (size_t)(line - raw), escapes))
-			return -EBADMSG;
+		/*
+		 * Every span in the record's storage, the caller id too (@raw is
+		 * the caller's). Without escapes, header and text in one copy.
+		 */
+		if (!escapes) {
+			dst = pkv_take(r, (size_t)(te - raw));
+			if (!dst)
+				return fail(r, "record too large to decode");
+			memcpy(dst, raw, (size_t)(te - raw));
+			r->text.p = dst + (line - raw);
+			r->text.n = (size_t)(te - line);
+			if (r->caller.n)
+				r->caller.p = dst + (r->caller.p - raw);
+		} else {
+			if (decode(r, line, (size_t)(te - line), &r->text, "text",
+				   (size_t)(line - raw), true))
+				return -EBADMSG;
+			if (r->caller.n) {
+				dst = pkv_take(r, r->caller.n);
+				if (!dst)
+					return fail(r, "record too large to decode");
+				memcpy(dst, r->caller.p, r->caller.n);
+				r->caller.p = dst;
+			}
+		}
 	}
 	/* Dictionary lines: " KEY=value", one per line. */
 	while (nl < end) {
