@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* libpkvkmsg internals shared by its modules; not part of pkvkmsg.h. */
+/*
+ * libpkvkmsg internals shared by its modules, and by kmsg2json, which is
+ * built with the library's sources; not part of pkvkmsg.h.
+ */
 #ifndef PKV_INTERNAL_H
 #define PKV_INTERNAL_H
 
@@ -53,6 +56,48 @@ static inline void pkv_copy(char *dst, const char *src, size_t n)
 		for (size_t i = 0; i < n; i++)
 			dst[i] = src[i];
 	}
+}
+
+/*
+ * Length of the valid UTF-8 sequence at @p (RFC 3629), or 0; its code
+ * point in *@cp when @cp is not NULL.
+ */
+static inline size_t pkv_utf8_seq(const unsigned char *p, size_t n, uint32_t *cp_out)
+{
+	unsigned char c = p[0];
+	size_t len, i;
+	uint32_t cp;
+
+	if (c < 0x80) {
+		if (cp_out)
+			*cp_out = c;
+		return 1;
+	}
+	if (c >= 0xc2 && c <= 0xdf) {
+		len = 2;
+		cp = c & 0x1f;
+	} else if (c >= 0xe0 && c <= 0xef) {
+		len = 3;
+		cp = c & 0x0f;
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		len = 4;
+		cp = c & 0x07;
+	} else {
+		return 0;
+	}
+	if (n < len)
+		return 0;
+	for (i = 1; i < len; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (p[i] & 0x3f);
+	}
+	if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+	    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+		return 0;
+	if (cp_out)
+		*cp_out = cp;
+	return len;
 }
 
 /* @n bytes of the record's storage, or NULL when it is full. */

@@ -214,39 +214,6 @@ static void put_u64(struct pkv_json *j, uint64_t v)
 	j->len += (size_t)(buf + 20 - p);
 }
 
-/* Length of the valid UTF-8 sequence at p (RFC 3629), or 0. */
-static size_t utf8_seq(const unsigned char *p, size_t n)
-{
-	unsigned char c = p[0];
-	size_t len, i;
-	uint32_t cp;
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf) {
-		len = 2;
-		cp = c & 0x1f;
-	} else if (c >= 0xe0 && c <= 0xef) {
-		len = 3;
-		cp = c & 0x0f;
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		len = 4;
-		cp = c & 0x07;
-	} else {
-		return 0;
-	}
-	if (n < len)
-		return 0;
-	for (i = 1; i < len; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (p[i] & 0x3f);
-	}
-	if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
-	    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
-		return 0;
-	return len;
-}
 
 /* Bytes a JSON string must escape: controls, '"', '\\', and DEL for readability. */
 static const unsigned char json_escape[256] = {
@@ -294,7 +261,7 @@ static char *json_chars(char *o, const char *s, size_t n)
 			continue;
 		c = p[i];
 		if (c >= 0x80) {
-			size_t l = utf8_seq(p + i, n - i);
+			size_t l = pkv_utf8_seq(p + i, n - i, NULL);
 
 			if (!l)
 				return NULL;
@@ -408,7 +375,7 @@ static void put_key(struct pkv_json *j, const char *s, size_t n)
 		return;
 	*o++ = '"';
 	while (i < n) {
-		size_t l = p[i] == '\\' ? 0 : utf8_seq(p + i, n - i);
+		size_t l = p[i] == '\\' ? 0 : pkv_utf8_seq(p + i, n - i, NULL);
 
 		if (l) {
 			i += l;

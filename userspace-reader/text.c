@@ -5,6 +5,7 @@
  * in colour: the text's block where it is, else PRINTK_KV's after the text.
  */
 #define _GNU_SOURCE	/* fwrite_unlocked */
+#include "internal.h"
 #include "text.h"
 
 #include <stdio.h>
@@ -14,36 +15,14 @@
 #define COLOUR_FIELDS	"\033[36m"	/* cyan */
 #define COLOUR_OFF	"\033[0m"
 
-/* Length of the valid UTF-8 sequence at @p of a printable character, or 0. */
+/* Length of the UTF-8 sequence at @p of a printable character, or 0. */
 static size_t printable_utf8(const unsigned char *p, size_t n)
 {
-	size_t len, i;
 	uint32_t cp;
+	size_t len = pkv_utf8_seq(p, n, &cp);
 
-	if (p[0] >= 0xc2 && p[0] <= 0xdf) {
-		len = 2;
-		cp = p[0] & 0x1f;
-	} else if (p[0] >= 0xe0 && p[0] <= 0xef) {
-		len = 3;
-		cp = p[0] & 0x0f;
-	} else if (p[0] >= 0xf0 && p[0] <= 0xf4) {
-		len = 4;
-		cp = p[0] & 0x07;
-	} else {
-		return 0;
-	}
-	if (n < len)
-		return 0;
-	for (i = 1; i < len; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (p[i] & 0x3f);
-	}
-	/* Overlong forms, surrogates, past U+10FFFF, and the C1 controls. */
-	if ((len == 2 && cp < 0xa0) || (len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
-	    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
-		return 0;
-	return len;
+	/* The C1 controls (U+0080 to U+009F) drive terminals as ESC does. */
+	return len > 1 && !(cp >= 0x80 && cp < 0xa0) ? len : 0;
 }
 
 /*

@@ -12,26 +12,20 @@ lib=$build/userspace-reader/libpkvkmsg.so.1
 hdr=$src/userspace-reader/pkvkmsg.h
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-failed=0
-n=0
-check() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=$((failed + 1)); fi
-}
-echo "TAP version 13"
-echo "1..4"
+. "$src/tests/lib/tap.sh"
+tap_plan 4
 
 grep -oE '\bpkv_[a-z_]+\(' "$hdr" | tr -d '(' | sort -u >"$work/declared"
 nm -D --defined-only "$lib" 2>"$work/nm.err" | awk '$2 == "T" { print $3 }' | sort >"$work/exported"
 sed 's/@.*//' "$work/exported" | sort -u >"$work/names"
 cmp -s "$work/declared" "$work/names"
-check $? "the shared library exports exactly the $(wc -l <"$work/declared") functions of pkvkmsg.h"
+tap_check $? "the shared library exports exactly the $(wc -l <"$work/declared") functions of pkvkmsg.h"
 if ! cmp -s "$work/declared" "$work/names"; then
 	diff "$work/declared" "$work/names" | sed -n 's/^< /# declared, not exported: /p; s/^> /# exported, not declared: /p'
 	cat "$work/nm.err" | sed 's/^/# /'
 fi
 [ -s "$work/exported" ] && ! grep -qv '@@PKVKMSG_1$' "$work/exported"
-check $? "each at version PKVKMSG_1"
+tap_check $? "each at version PKVKMSG_1"
 
 cat >"$work/consumer.c" <<'C'
 #include <pkvkmsg.h>
@@ -59,14 +53,14 @@ if [ -n "$flags" ] && $cc -std=gnu11 -Wall -Werror -o "$work/consumer" "$work/co
 	out=$(LD_LIBRARY_PATH=$build/userspace-reader "$work/consumer")
 	rc=$?
 	[ $rc -eq 0 ] && printf '%s\n' "$out" | jq -e '.fields.tunnel == 4 and .kv == "text" and .dict_agrees' >/dev/null
-	check $? "a program built with pkg-config's flags from pkvkmsg.h runs and writes the record"
+	tap_check $? "a program built with pkg-config's flags from pkvkmsg.h runs and writes the record"
 	[ $rc -eq 0 ] || echo "# exit $rc, output: $out"
 else
-	check 1 "a program built with pkg-config's flags from pkvkmsg.h runs and writes the record"
+	tap_check 1 "a program built with pkg-config's flags from pkvkmsg.h runs and writes the record"
 	sed 's/^/# /' "$work/pc.err" "$work/cc.err"
 fi
 # An internal function of the library does not link from outside.
 printf '#include <pkvkmsg.h>\nvoid pkv_fields_resolve(struct pkv_record *r, unsigned int f);\nint main(void) { pkv_fields_resolve(0, 0); return 0; }\n' >"$work/internal.c"
 ! $cc -o "$work/internal" "$work/internal.c" $flags 2>/dev/null
-check $? "an internal function (pkv_fields_resolve) is not exported"
-exit $((failed > 0))
+tap_check $? "an internal function (pkv_fields_resolve) is not exported"
+tap_exit

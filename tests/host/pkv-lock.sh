@@ -8,14 +8,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export PKV_CACHE=$tmp/cache
 unset PKV_CACHE_LOCKED
-n=0
-failed=0
-check() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=$((failed + 1)); fi
-}
-echo "TAP version 13"
-echo "1..4"
+. "$top/tests/lib/tap.sh"
+tap_plan 4
 
 # A holder: the lock for 3 s, as a long ./pkv step would hold it.
 (
@@ -27,7 +21,7 @@ echo "1..4"
 holder=$!
 for _ in $(seq 100); do [ -e "$tmp/held" ] && break; sleep 0.1; done
 [ -e "$tmp/held" ]
-check $? "the first ./pkv takes the lock on an empty PKV_CACHE"
+tap_check $? "the first ./pkv takes the lock on an empty PKV_CACHE"
 
 # The real ./pkv, started while it is held: an unknown command, so it
 # ends as soon as it has the lock.
@@ -35,11 +29,11 @@ t0=$(date +%s.%N)
 out=$("$top/pkv" no-such-command 2>&1)
 t=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')
 printf '%s\n' "$out" | grep -q "waiting for $PKV_CACHE: ./pkv test (stand-in) (pid [0-9]*, since "
-check $? "a second ./pkv says which command holds the cache"
+tap_check $? "a second ./pkv says which command holds the cache"
 [ -n "$(awk -v t="$t" 'BEGIN { if (t >= 1.5) print "waited" }')" ] &&
 	printf '%s\n' "$out" | grep -q "unknown command 'no-such-command'"
 rc=$?
-check $rc "... waits for it (${t}s), then goes on"
+tap_check $rc "... waits for it (${t}s), then goes on"
 [ $rc -eq 0 ] || printf '%s\n' "$out" | sed 's/^/# /'
 wait "$holder"
 
@@ -53,5 +47,5 @@ out=$(
 	awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "took %.1f\n", b - a }'
 )
 ! printf '%s\n' "$out" | grep -q "waiting for" && printf '%s\n' "$out" | grep -q "unknown command"
-check $? "a ./pkv that the holder runs does not wait for it ($(printf '%s\n' "$out" | tail -1))"
-exit $((failed > 0))
+tap_check $? "a ./pkv that the holder runs does not wait for it ($(printf '%s\n' "$out" | tail -1))"
+tap_exit

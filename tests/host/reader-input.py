@@ -260,6 +260,10 @@ want = (b"[    0.000009] one\n"
         b"[    2.000001] user space\n")
 result(code == 0 and out == want, "-o short: dmesg's lines, a gap as a note",
        "exit %d, got %r" % (code, out))
+code, out, err = raw_run(["-o", "short", "-"], b"6,1,0,-;a\\xc2\\x9b2J \\xc3\\xa9 \\xff\\x1b[0m\n")
+result(code == 0 and out == b"[    0.000000] a\\xc2\\x9b2J \xc3\xa9 \\xff\\x1b[0m\n",
+       "-o short: a C1 control, invalid UTF-8 and ESC as \\xNN, printable UTF-8 as it is",
+       "got %r" % out)
 code, out, err = raw_run(["-o", "cat", "-"], habit)
 result(code == 0 and out == b"one\ntwo \\x01err\nThree WARN\nuser space\n", "-o cat: the text alone",
        "got %r" % out)
