@@ -37,17 +37,23 @@ static int lookup(const char *s, size_t len, const char *const *names, int nname
 	for (i = 0; i < nnames; i++)
 		if (strlen(names[i]) == len && !strncasecmp(s, names[i], len))
 			return i;
-	if (names == level_names)
-		for (i = 0; i < (int)(sizeof(level_aliases) / sizeof(level_aliases[0])); i++)
-			if (strlen(level_aliases[i].name) == len &&
-			    !strncasecmp(s, level_aliases[i].name, len))
-				return level_aliases[i].level;
 	if (!len || len > 4)
 		return -1;
 	v = strtol(s, &end, 10);
 	if (end != s + len || v < 0 || v >= max)
 		return -1;
 	return (int)v;
+}
+
+/* A level: its name, another spelling of it, or 0-7; -1 if none. */
+static int lookup_level(const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(level_aliases) / sizeof(level_aliases[0]); i++)
+		if (strlen(level_aliases[i].name) == len && !strncasecmp(s, level_aliases[i].name, len))
+			return level_aliases[i].level;
+	return lookup(s, len, level_names, 8, 8);
 }
 
 int filter_add_levels(struct filter *f, const char *list, char *why, size_t n)
@@ -69,7 +75,7 @@ int filter_add_levels(struct filter *f, const char *list, char *why, size_t n)
 			up = true;
 			len--;
 		}
-		lvl = lookup(s, len, level_names, 8, 8);
+		lvl = lookup_level(s, len);
 		if (lvl < 0) {
 			snprintf(why, n, "unknown level '%.*s' (emerg alert crit err warn notice info debug, 0-7, name+ or +name)",
 				 (int)len, s);
@@ -90,11 +96,11 @@ int filter_add_priority(struct filter *f, const char *spec, char *why, size_t n)
 
 	/* journalctl -p: LEVEL and every more severe one, or FROM..TO. */
 	if (dots) {
-		from = lookup(spec, (size_t)(dots - spec), level_names, 8, 8);
-		to = lookup(dots + 2, strlen(dots + 2), level_names, 8, 8);
+		from = lookup_level(spec, (size_t)(dots - spec));
+		to = lookup_level(dots + 2, strlen(dots + 2));
 	} else {
 		from = 0;
-		to = lookup(spec, strlen(spec), level_names, 8, 8);
+		to = lookup_level(spec, strlen(spec));
 	}
 	if (from < 0 || to < 0) {
 		snprintf(why, n, "unknown priority '%s' (a level, emerg to debug or 0-7, or FROM..TO)", spec);

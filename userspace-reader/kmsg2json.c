@@ -117,11 +117,10 @@ static void request_stop(int sig)
 }
 
 /* --since, --until: @s (if given) as usec since the epoch; 0 or -1 with a message. */
-static int parse_when(const struct options *o, const char *opt, const char *s, int64_t *wall)
+static int parse_when(const char *opt, const char *s, int64_t *wall)
 {
 	struct timespec now;
 
-	(void)o;
 	if (!s)
 		return 0;
 	clock_gettime(CLOCK_REALTIME, &now);
@@ -130,6 +129,16 @@ static int parse_when(const struct options *o, const char *opt, const char *s, i
 	fprintf(stderr, "kmsg2json: %s '%s': not a time (\"2026-12-07 10:00:00\", \"10:00\", "
 		"\"today\", \"-5min\", \"@EPOCH\")\n", opt, s);
 	return -1;
+}
+
+/* A decimal option value up to @max: digits only (strtoull takes a sign and spaces). */
+static bool parse_count(const char *s, uint64_t max, uint64_t *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoull(s, &end, 10);
+	return !errno && s[0] >= '0' && s[0] <= '9' && !*end && *v <= max;
 }
 
 static int parse_options(int argc, char **argv, struct options *o)
@@ -171,8 +180,6 @@ static int parse_options(int argc, char **argv, struct options *o)
 	int c;
 
 	while ((c = getopt_long(argc, argv, "wWl:f:kum:sg:S:U:n:o:Tp:hV", longopts, NULL)) != -1) {
-		char *end;
-
 		switch (c) {
 		case 'w':
 			o->follow = true;
@@ -196,9 +203,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 			filter_kernel_only(&o->filter, c == 'k');
 			break;
 		case 'Q':
-			errno = 0;
-			v = strtoull(optarg, &end, 10);
-			if (errno || !(optarg[0] >= '0' && optarg[0] <= '9') || *end) {
+			if (!parse_count(optarg, UINT64_MAX, &v)) {
 				snprintf(why, sizeof(why), "--since-seq '%s' is not a sequence number", optarg);
 				goto bad;
 			}
@@ -237,9 +242,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 			o->until = optarg;
 			break;
 		case 'n':
-			errno = 0;
-			v = strtoull(optarg, &end, 10);
-			if (errno || !(optarg[0] >= '0' && optarg[0] <= '9') || *end || v > 1000000) {
+			if (!parse_count(optarg, 1000000, &v)) {
 				snprintf(why, sizeof(why), "--lines '%s' is not a count from 0 to 1000000", optarg);
 				goto bad;
 			}
@@ -296,8 +299,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 		snprintf(why, sizeof(why), "--output-fields chooses JSON members: not with -o short or cat");
 		goto bad;
 	}
-	if (parse_when(o, "--since", o->since, &o->since_wall) ||
-	    parse_when(o, "--until", o->until, &o->until_wall))
+	if (parse_when("--since", o->since, &o->since_wall) ||
+	    parse_when("--until", o->until, &o->until_wall))
 		return -1;
 	if (optind < argc)
 		o->file = argv[optind++];
@@ -312,12 +315,9 @@ bad:
 }
 
 /* /dev/kmsg: char 1:11 (drivers/char/mem.c). */
-static bool is_kmsg(int fd)
+static bool is_kmsg(const struct stat *st)
 {
-	struct stat st;
-
-	return fstat(fd, &st) == 0 && S_ISCHR(st.st_mode) &&
-	       major(st.st_rdev) == 1 && minor(st.st_rdev) == 11;
+	return S_ISCHR(st->st_mode) && major(st->st_rdev) == 1 && minor(st->st_rdev) == 11;
 }
 
 /*
@@ -328,6 +328,7 @@ static bool is_kmsg(int fd)
  */
 static int open_input(const struct options *o, const char **name, bool *device)
 {
+	struct stat fst;
 	int fd;
 
 	*name = o->file ? o->file : "/dev/kmsg";
@@ -341,8 +342,7 @@ static int open_input(const struct options *o, const char **name, bool *device)
 		 * record, EAGAIN at the end, no poll() in between. Anything else
 		 * as it is (a FIFO's open waits for its writer).
 		 */
-		bool kmsg = stat(*name, &st) == 0 && S_ISCHR(st.st_mode) &&
-			    major(st.st_rdev) == 1 && minor(st.st_rdev) == 11;
+		bool kmsg = stat(*name, &st) == 0 && is_kmsg(&st);
 
 		fd = open(*name, O_RDONLY | O_CLOEXEC | (kmsg ? O_NONBLOCK : 0));
 		if (fd < 0) {
@@ -350,7 +350,7 @@ static int open_input(const struct options *o, const char **name, bool *device)
 			return -1;
 		}
 	}
-	*device = is_kmsg(fd);
+	*device = fstat(fd, &fst) == 0 && is_kmsg(&fst);
 	if (o->follow && !*device)
 		fprintf(stderr, "kmsg2json: %s: not a device; --follow ignored\n", *name);
 	if (o->new_only && !*device) {
@@ -542,7 +542,7 @@ static int ring_add(struct ring *g, const char *raw, size_t len)
 	return 0;
 }
 
-/* Print what the ring holds, oldest first, and empty it. */
+/* Print what the ring holds, oldest first (@w NULL: drop it), and empty it. */
 static int ring_flush(struct ring *g, struct out *w, struct pkv_record *r, unsigned int flags)
 {
 	size_t i, first = (g->next + g->cap - g->n) % (g->cap ? g->cap : 1);
@@ -551,7 +551,7 @@ static int ring_flush(struct ring *g, struct out *w, struct pkv_record *r, unsig
 	for (i = 0; i < g->n; i++) {
 		size_t k = (first + i) % g->cap;
 
-		if (!err && pkv_record_parse_flags(r, g->e[k].raw, g->e[k].len, flags) == 0)
+		if (w && !err && pkv_record_parse_flags(r, g->e[k].raw, g->e[k].len, flags) == 0)
 			err = out_record(w, r);
 		free(g->e[k].raw);
 	}
@@ -746,8 +746,7 @@ int main(int argc, char **argv)
 		status = EXIT_MALFORMED;
 done:
 	filter_free(&o.filter);
-	for (size_t i = 0; i < ring.n; i++)
-		free(ring.e[(ring.next + ring.cap - ring.n + i) % ring.cap].raw);
+	ring_flush(&ring, NULL, r, 0);
 	free(ring.e);
 	pkv_json_free(w.j);
 	pkv_input_free(in);

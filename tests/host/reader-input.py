@@ -85,9 +85,14 @@ p = subprocess.run([k2j, "/dev/null"], capture_output=True, timeout=20)
 result(p.returncode == 0 and p.stdout == b"", "/dev/null is an empty stream",
        "exit %d, output %r" % (p.returncode, p.stdout[:200]))
 
-def run(args, data=None):
+def raw_run(args, data=b""):
     p = subprocess.run([k2j] + args, input=data, capture_output=True, timeout=60)
-    return p.returncode, [json.loads(x) for x in p.stdout.splitlines()], p.stderr.decode()
+    return p.returncode, p.stdout, p.stderr.decode(errors="replace")
+
+
+def run(args, data=None):
+    code, out, err = raw_run(args, data)
+    return code, [json.loads(x) for x in out.splitlines()], err
 
 
 def summary(objs):
@@ -243,11 +248,6 @@ if fd >= 0:
 
 
 # dmesg's and journalctl's habits (issue "kmsg2json 1.0", req. 5).
-def raw_run(args, data=b""):
-    p = subprocess.run([k2j] + args, input=data, capture_output=True, timeout=60)
-    return p.returncode, p.stdout, p.stderr.decode(errors="replace")
-
-
 habit = (b"6,1,9,-,caller=T1;one\n"
          b"3,2,1500000,-,caller=C0;two \\x01err\n"
          b"4,5,2000000,-;Three WARN\n"
