@@ -80,4 +80,39 @@ J=/tmp/misdn-journal.json
 journal_query "$J" 1 _KERNEL_MOD=l1oip _KERNEL_CARD=l1oip-s0.2 PRIORITY=4
 check_file "$J" "journalctl _KERNEL_CARD=l1oip-s0.2 PRIORITY=4: card 2's two packet errors" 'true' \
 	'length == 2 and .[0]._KERNEL_EXPECTED == "0x1234" and .[0]._KERNEL_ID == "0x99"'
+
+# rmmod while the stack thread has a message to deliver: l1oip sends
+# PH_DEACTIVATE_IND up an active D channel (the packet to channel 3 activates
+# it) just before it unregisters the card. Before patch 0010, delete_stack()
+# freed the TEI manager under the running thread: a fault within a few
+# rounds, and rmmod blocked for ever on the stack's mutex. The race needs the
+# thread and rmmod on the two CPUs at once, so nothing else runs meanwhile:
+# the shell waits in wait(), and the watchdog that ends a blocked wait
+# sleeps from before rmmod starts.
+trap 'rmmod_timed_out=1' USR1
+rounds=0
+for round in 1 2 3 4 5 6 7 8; do
+	modprobe l1oip type=1,1 codec=0,0 ip=127,0,0,1,127,0,0,1 port=5070,5072 \
+		remoteport=5071,5073 id=0,0x1234 debug=0x10000 ||
+		{ fail "teardown round $round: modprobe l1oip"; break; }
+	for p in 0000000001 0005000001 0081050000 0000000003 0003000000; do send 5070 $p; done
+	rmmod_timed_out=0
+	(sleep 30 && kill -USR1 $$) &
+	watchdog=$!
+	sleep 0.3
+	rmmod l1oip &
+	wait $!
+	rc=$?
+	kill $watchdog 2>/dev/null
+	if [ $rmmod_timed_out = 1 ]; then
+		fail "teardown round $round: rmmod l1oip still running after 30 s"
+		break
+	fi
+	[ $rc -eq 0 ] || { fail "teardown round $round: rmmod l1oip exited $rc"; break; }
+	rounds=$round
+done
+trap - USR1
+check_equal "rmmod with a D channel active: 8 rounds of load, packets, unload" "$rounds" 8
+check_equal "no kernel fault in this boot" \
+	"$(dmesg | grep -E 'general protection fault|BUG:|Oops:|Call Trace:' | head -3)" ""
 finish
