@@ -29,8 +29,11 @@ static size_t printable_utf8(const unsigned char *p, size_t n)
  * Bytes as a terminal may show them: printable ASCII, tabs and printable
  * UTF-8 characters; every other byte (controls, C1 controls, invalid
  * UTF-8) as \xNN, so that no record can send a terminal a control sequence.
+ * With @indent >= 0, a newline is one, and the line after it is indented by
+ * @indent spaces, as dmesg aligns a multi-line record under its first line's
+ * text; a newline that ends the text is printed alone.
  */
-static void put_safe(FILE *o, const char *s, size_t n)
+static void put_safe(FILE *o, const char *s, size_t n, int indent)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	size_t i = 0, l;
@@ -41,6 +44,10 @@ static void put_safe(FILE *o, const char *s, size_t n)
 		if ((c >= 0x20 && c < 0x7f) || c == '\t') {
 			putc_unlocked(c, o);
 			i++;
+		} else if (c == '\n' && indent >= 0) {
+			putc_unlocked('\n', o);
+			if (++i < n)
+				fprintf(o, "%*s", indent, "");
 		} else if (c >= 0x80 && (l = printable_utf8(p + i, n - i))) {
 			fwrite_unlocked(p + i, 1, l, o);
 			i += l;
@@ -55,7 +62,7 @@ static void put_colour(FILE *o, const struct text_opts *t, const char *p, size_t
 {
 	if (t->colour)
 		fputs(COLOUR_FIELDS, o);
-	put_safe(o, p, n);
+	put_safe(o, p, n, -1);
 	if (t->colour)
 		fputs(COLOUR_OFF, o);
 }
@@ -63,9 +70,10 @@ static void put_colour(FILE *o, const struct text_opts *t, const char *p, size_t
 void text_record(FILE *o, const struct pkv_record *r, const struct text_opts *t)
 {
 	const struct pkv_dict_entry *mark;
+	int indent;
 
 	if (t->mode == TEXT_CAT) {
-		put_safe(o, r->text.p, r->text.n);
+		put_safe(o, r->text.p, r->text.n, -1);
 		putc_unlocked('\n', o);
 		return;
 	}
@@ -76,27 +84,27 @@ void text_record(FILE *o, const struct pkv_record *r, const struct text_opts *t)
 
 		localtime_r(&s, &tm);
 		strftime(when, sizeof(when), "%a %b %e %H:%M:%S %Y", &tm);
-		fprintf(o, "[%s] ", when);
+		indent = fprintf(o, "[%s] ", when);
 	} else {
-		fprintf(o, "[%5llu.%06llu] ", (unsigned long long)(r->ts_usec / 1000000),
-			(unsigned long long)(r->ts_usec % 1000000));
+		indent = fprintf(o, "[%5llu.%06llu] ", (unsigned long long)(r->ts_usec / 1000000),
+				 (unsigned long long)(r->ts_usec % 1000000));
 	}
 	if (r->kv_source == PKV_KV_TEXT || r->kv_source == PKV_KV_UNMARKED) {
 		/* The text as it is, its block in colour. */
 		const char *b = r->block.p - 4, *e = r->block.p + r->block.n;
 
-		put_safe(o, r->text.p, (size_t)(b - r->text.p));
+		put_safe(o, r->text.p, (size_t)(b - r->text.p), indent);
 		put_colour(o, t, b, (size_t)(e - b) + (e < r->text.p + r->text.n && *e == ']'));
 		e += e < r->text.p + r->text.n && *e == ']';
-		put_safe(o, e, (size_t)(r->text.p + r->text.n - e));
+		put_safe(o, e, (size_t)(r->text.p + r->text.n - e), indent);
 	} else {
-		put_safe(o, r->text.p, r->text.n);
+		put_safe(o, r->text.p, r->text.n, indent);
 		/* printk.kv=dict: the fields are not in the text; a terminal shows them. */
 		mark = r->kv_source == PKV_KV_DICT ? pkv_dict_get(r, "PRINTK_KV") : NULL;
 		if (mark && t->colour) {
 			putc_unlocked(' ', o);
 			fputs(COLOUR_FIELDS "[kv ", o);
-			put_safe(o, mark->value.p, mark->value.n);
+			put_safe(o, mark->value.p, mark->value.n, -1);
 			fputs("]" COLOUR_OFF, o);
 		}
 	}

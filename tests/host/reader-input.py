@@ -264,6 +264,14 @@ code, out, err = raw_run(["-o", "short", "-"], b"6,1,0,-;a\\xc2\\x9b2J \\xc3\\xa
 result(code == 0 and out == b"[    0.000000] a\\xc2\\x9b2J \xc3\xa9 \\xff\\x1b[0m\n",
        "-o short: a C1 control, invalid UTF-8 and ESC as \\xNN, printable UTF-8 as it is",
        "got %r" % out)
+# A record of two lines: the second under the first's text, as dmesg aligns
+# it (a guest boot found calibrate_delay_direct()'s); a final newline alone.
+code, out, err = raw_run(["-o", "short", "-"],
+                         b"6,1,74188,-;first line.\\x0asecond line\n6,2,75000,-;end\\x0a\n")
+result(code == 0 and out == b"[    0.074188] first line.\n               second line\n"
+       b"[    0.075000] end\n\n",
+       "-o short: a multi-line record's lines under its text, as dmesg prints them",
+       "got %r" % out)
 code, out, err = raw_run(["-o", "cat", "-"], habit)
 result(code == 0 and out == b"one\ntwo \\x01err\nThree WARN\nuser space\n", "-o cat: the text alone",
        "got %r" % out)
