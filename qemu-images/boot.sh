@@ -137,6 +137,14 @@ boot_run() {
 	done
 	cp -r "$PKV_TOP/tests/guest/lib/." "$work/in/lib/" 2>/dev/null
 	[ -d "$PKV_TOP/tests/data" ] && cp -r "$PKV_TOP/tests/data" "$work/in/data"
+	# The series' kselftest wrapper and the helper it calls, in their
+	# tree's layout (tests/guest/kselftest.sh runs them).
+	local ksft=$PKV_CACHE/linux-src/tools/testing/selftests
+	if [ -f "$ksft/lib/printk_kv.sh" ]; then
+		mkdir -p "$work/in/selftests/lib" "$work/in/selftests/kselftest"
+		cp "$ksft/lib/printk_kv.sh" "$work/in/selftests/lib/"
+		cp "$ksft/kselftest/module.sh" "$work/in/selftests/kselftest/"
+	fi
 	if [ -n "$share" ]; then
 		[ -d "$share" ] || pkv_die "run: --share $share: not a directory"
 		cp -r "$share" "$work/in/share" || pkv_die "run: copying $share into the guest's share failed"

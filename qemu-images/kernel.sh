@@ -37,7 +37,20 @@ kernel_source() {
 		[ "$(cat "$SRC_DIR/.pkv-pristine")" = "$debver" ]; then
 		return 0
 	fi
-	rm -rf "$SRC_DIR" "$SRC_DIR.tmp" "$OUT_DIR" "$MOD_DIR"
+	if [ -d "$SRC_DIR/.git" ]; then
+		# A new Debian linux-source: the tree is extracted again. Work on
+		# branch pkv that kernel-patches/ does not hold would be lost.
+		local head recorded
+		head=$(git_k rev-parse -q --verify pkv 2>/dev/null || true)
+		recorded=$(cat "$SRC_DIR/.pkv-head" 2>/dev/null || true)
+		if [ ! -f "$SRC_DIR/.pkv-applying" ] && { [ -n "$head" ] && [ "$head" != "$recorded" ] ||
+			[ -n "$(git_k status --porcelain -uno 2>/dev/null)" ]; }; then
+			pkv_die "$SRC_DIR: linux-source-6.1 is now Debian $debver (the tree is $(cat "$SRC_DIR/.pkv-pristine" 2>/dev/null)), and branch pkv has work kernel-patches/ does not: export it with ./pkv patches first"
+		fi
+		pkv_say "linux-source-6.1 is now Debian $debver: extracting it again, the pristine worktree too"
+	fi
+	# The pristine worktree belongs to the old tree's repository.
+	rm -rf "$SRC_DIR" "$SRC_DIR.tmp" "$OUT_DIR" "$MOD_DIR" "$PRISTINE_DIR" "$PRISTINE_OUT"
 	mkdir -p "$SRC_DIR.tmp"
 	pkv_say "extracting $TARBALL (Debian $debver, ~1.5 GB)"
 	tar -C "$SRC_DIR.tmp" -xf "$TARBALL" --checkpoint=10000 \
@@ -83,18 +96,27 @@ kernel_apply() {
 		[ "$(git_k rev-parse --abbrev-ref HEAD)" = pkv ]; then
 		return 0
 	fi
-	local old recorded
-	old=$(git_k rev-parse -q --verify pkv 2>/dev/null || true)
-	recorded=$(cat "$SRC_DIR/.pkv-head" 2>/dev/null || true)
-	if [ -n "$old" ] && [ -n "$recorded" ] && [ "$old" != "$recorded" ]; then
-		pkv_die "$SRC_DIR: branch pkv has commits that kernel-patches/ does not (${old:0:12}, last applied or exported ${recorded:0:12}): export them with ./pkv patches, or drop them with git -C $SRC_DIR reset --hard ${recorded:0:12}"
+	local old recorded stamps=$PKV_CACHE/.mtimes applying=$SRC_DIR/.pkv-applying
+	if [ -f "$applying" ]; then
+		# An apply that failed or was interrupted: branch pkv and the
+		# tree hold only what it did, since it started from the recorded
+		# head on a clean tree. Start again from there.
+		old=$(cat "$applying")
+		pkv_say "recovering from an apply that did not finish (git am failed or was interrupted): re-applying kernel-patches/"
+	else
+		old=$(git_k rev-parse -q --verify pkv 2>/dev/null || true)
+		recorded=$(cat "$SRC_DIR/.pkv-head" 2>/dev/null || true)
+		if [ -n "$old" ] && [ -n "$recorded" ] && [ "$old" != "$recorded" ]; then
+			pkv_die "$SRC_DIR: branch pkv has commits that kernel-patches/ does not (${old:0:12}, last applied or exported ${recorded:0:12}): export them with ./pkv patches, or drop them with git -C $SRC_DIR reset --hard ${recorded:0:12}"
+		fi
+		[ -z "$(git_k status --porcelain -uno 2>/dev/null)" ] ||
+			pkv_die "$SRC_DIR has uncommitted changes; commit them (and ./pkv patches) or discard them before re-applying kernel-patches/"
+		# Remember mtimes of files the old series touched, to restore
+		# where unchanged (an apply that restarts keeps the first list).
+		: >"$stamps"
+		echo "$old" >"$applying"
 	fi
-	[ -z "$(git_k status --porcelain -uno 2>/dev/null)" ] ||
-		pkv_die "$SRC_DIR has uncommitted changes; commit them (and ./pkv patches) or discard them before re-applying kernel-patches/"
-	# Remember mtimes of files the old series touched, to restore where unchanged.
-	local stamps=$PKV_CACHE/.mtimes
-	: >"$stamps"
-	if [ -n "$old" ]; then
+	if [ -n "$old" ] && [ ! -s "$stamps" ]; then
 		git_k diff --name-only pristine "$old" | while read -r f; do
 			[ -e "$SRC_DIR/$f" ] && printf '%s\t%s\n' "$(stat -c %Y "$SRC_DIR/$f")" "$f"
 		done >"$stamps"
@@ -108,7 +130,7 @@ kernel_apply() {
 			cat "$PKV_CACHE/am.log" >&2
 			git_k am --abort >/dev/null 2>&1
 			rm -f "$SRC_DIR/.pkv-series"
-			pkv_die "kernel-patches/$p does not apply to pristine linux-source-6.1 (git am failed, see above)"
+			pkv_die "kernel-patches/$p does not apply to pristine linux-source-6.1 (git am failed, see above; the next run starts the series again)"
 		fi
 		n=$((n + 1))
 	done < <(series_files)
@@ -120,6 +142,7 @@ kernel_apply() {
 		done <"$stamps"
 	fi
 	kernel_record
+	rm -f "$applying"
 	pkv_say "applied $n patch(es) from kernel-patches/ on $(kernel_version)"
 }
 
@@ -173,6 +196,28 @@ module_code_only() {
 	done
 }
 
+# kbuild_progress PID LOG FULL: while make PID runs, every 30 s, the objects
+# it has built (LOG's CC, LD and AR lines) and the time; for a build from
+# scratch (FULL non-empty), the time left at this rate, when an earlier
+# build from scratch left its object count.
+kbuild_progress() {
+	local pid=$1 log=$2 full=$3 t0=$SECONDS n total left i
+	total=$(cat "$PKV_CACHE/kbuild-objects" 2>/dev/null)
+	[ -n "$full" ] && [[ $total =~ ^[1-9][0-9]*$ ]] || total=""
+	while :; do
+		for ((i = 0; i < 30; i++)); do
+			kill -0 "$pid" 2>/dev/null || return 0
+			sleep 1
+		done
+		n=$(grep -cE '^  (CC|LD|AR)' "$log")
+		left=""
+		if [ -n "$total" ] && [ "$n" -gt 0 ] && [ "$n" -lt "$total" ]; then
+			left="; about $(((total - n) * (SECONDS - t0) / n / 60 + 1)) min left (of $total objects)"
+		fi
+		pkv_say "kernel: $n objects built in $((SECONDS - t0))s$left"
+	done
+}
+
 kernel_build() {
 	kernel_config
 	local log=$PKV_CACHE/kbuild.log
@@ -222,7 +267,12 @@ kernel_build() {
 	# Stamped before make starts: a file saved during the build is newer.
 	echo "$want" >"$stamp.new"
 	pkv_say "make -j$PKV_JOBS ${targets[*]} (log: $log)"
-	if ! "${KMAKE[@]}" -j"$PKV_JOBS" "${targets[@]}" >"$log" 2>&1; then
+	local full=""
+	[ -f "$OUT_DIR/vmlinux" ] || full=1
+	"${KMAKE[@]}" -j"$PKV_JOBS" "${targets[@]}" >"$log" 2>&1 &
+	local make_pid=$!
+	kbuild_progress $make_pid "$log" "$full"
+	if ! wait $make_pid; then
 		grep -E 'error|Error' "$log" | head -30 >&2
 		rm -f "$OUT_DIR/.pkv-release" "$stamp" "$stamp.new"
 		pkv_die "kernel build failed (full log: $log)"
@@ -230,6 +280,8 @@ kernel_build() {
 	local n
 	n=$(grep -cE '^  (CC|LD|AR)' "$log")
 	pkv_say "$n objects rebuilt"
+	# The next build from scratch estimates its time left from this count.
+	[ -z "$full" ] || echo "$n" >"$PKV_CACHE/kbuild-objects"
 	if [ "$n" -gt 0 ] || [ ! -d "$MOD_DIR/lib/modules" ] || [ ! -f "$OUT_DIR/.pkv-build-id" ]; then
 		rm -rf "$MOD_DIR.new"
 		"${KMAKE[@]}" -s INSTALL_MOD_PATH="$MOD_DIR.new" modules_install >>"$log" 2>&1 || pkv_die "modules_install failed (log: $log)"

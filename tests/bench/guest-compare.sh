@@ -9,6 +9,8 @@
 #                 run and field count: run, fields, plain ns, kv ns
 #   bench-records.json  one record of each bench kind (values 0), with its bytes
 #   bench.json    the bench's sizes: records per kind and run, runs
+# No pkv-time-limit line: its run time follows the sizes ./pkv compare
+# gives it, so the boot's limit is its own.
 . "$PKV_IN/env"
 run=/sys/kernel/debug/test_printk_kv/run
 reps=${PKV_BENCH_REPS:-7}

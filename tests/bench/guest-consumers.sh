@@ -6,13 +6,14 @@
 # dictionary or _KERNEL_ fields other than dev_printk's SUBSYSTEM and
 # DEVICE, or kmsg2json's), works (it showed the record)}.
 # Runs before guest-compare.sh, which stops journald.
+# pkv-time-limit: 120
 . "$PKV_IN/lib/assert.sh"
 want='no session found'
 kdir=/run/pkv-kernel
 mkdir -p "$kdir"
 mountpoint -q "$kdir" ||
 	mount -t 9p -o trans=virtio,version=9p2000.L,ro pkvkernel "$kdir" ||
-	{ echo "FAIL cannot mount the build's share pkvkernel"; exit 1; }
+	bail "cannot mount the build's share pkvkernel"
 tmp=${TMPDIR:-/tmp}/pkv-consumers
 rm -rf "$tmp"
 mkdir -p "$tmp"
@@ -24,7 +25,7 @@ consumer() {
 		'{consumer: $c, how: $how, text: $text, fields: $fields, works: ($text != "")}' >>"$out"
 }
 record=$(kmsg2json | jq -c --arg w "$want" 'select((.text | type) == "string" and (.text | contains($w)))' | tail -n 1)
-[ -n "$record" ] || { echo "FAIL no record with \"$want\" in /dev/kmsg (did l2tp.sh run?)"; exit 1; }
+[ -n "$record" ] || bail "no record with \"$want\" in /dev/kmsg (did l2tp.sh run?)"
 seq=$(jq .seq <<<"$record")
 NOKEYS='["SUBSYSTEM", "DEVICE", "_KERNEL_SUBSYSTEM", "_KERNEL_DEVICE"]'
 

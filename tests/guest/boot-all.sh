@@ -22,6 +22,11 @@ for s in $missing; do
 	[ -f "$res/$s.rc" ] || notrun="$notrun $s"
 done
 if [ -n "$notrun" ]; then
+	# Why, for each scenario's test (check.sh): a kernel oops or panic names
+	# the scenario it stopped; else the harness's error (a time-out).
+	why=$(sed -n 's/^pkv: kernel: /kernel: /p' "$res/boot.log" | head -n 1)
+	[ -n "$why" ] || why=$(sed -n 's/^pkv: error: //p' "$res/boot.log" | head -n 1)
+	echo "not run: ${why:-the boot exited $(cat "$res/boot.rc")}" | tr '#' ' ' >"$res/notrun"
 	echo "FAIL the boot did not run:$notrun; the boot said (exit $(cat "$res/boot.rc")):"
 	tail -n 40 "$res/boot.log"
 	exit 1

@@ -1,5 +1,6 @@
 # The guest runs the kernel built from the series, and its boot records are in
 # the journal and in kmsg2json's output.
+# pkv-time-limit: 60
 . "$PKV_IN/lib/assert.sh"
 . "$PKV_IN/env"
 
@@ -10,7 +11,7 @@ check_file "$J" "journal's Linux version record names the release and the series
 	'.MESSAGE | type == "string" and startswith("Linux version ")' \
 	'length == 1 and (.[0].MESSAGE | contains("Linux version " + $rel + " (pkv@" + $host + ")"))' \
 	--arg rel "$PKV_KERNEL_RELEASE" --arg host "$PKV_KERNEL_BUILD_HOST"
-[ "$(uname -r)" = "$PKV_KERNEL_RELEASE" ] && echo "ok   uname -r is $PKV_KERNEL_RELEASE" ||
+[ "$(uname -r)" = "$PKV_KERNEL_RELEASE" ] && pass "uname -r is $PKV_KERNEL_RELEASE" ||
 	fail "uname -r is $(uname -r), expected $PKV_KERNEL_RELEASE"
 
 want=text

@@ -5,10 +5,11 @@
 # or loaded) must match at least one format, under text and under dict alike.
 # l1oip is loaded again, since misdn.sh unloaded it and a module's formats
 # leave the index with it; cs89x0 never stays loaded (no chip).
+# pkv-time-limit: 90
 . "$PKV_IN/lib/assert.sh"
 index=/sys/kernel/debug/printk/index
 mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
-[ -d "$index" ] || { echo "FAIL no printk index at $index (CONFIG_PRINTK_INDEX)"; exit 1; }
+[ -d "$index" ] || bail "no printk index at $index (CONFIG_PRINTK_INDEX)"
 ip link set lo up
 modprobe mISDN_core && modprobe l1oip type=1 codec=0 ip=127,0,0,1 port=5090 remoteport=5091 ||
 	fail "modprobe l1oip"
@@ -16,7 +17,7 @@ modprobe test_printk_kv || fail "modprobe test_printk_kv"
 kmsg=${TMPDIR:-/tmp}/pkv-callsite.kmsg
 out=${TMPDIR:-/tmp}/pkv-callsite.json
 dd if=/dev/kmsg iflag=nonblock bs=8192 of="$kmsg" 2>/dev/null
-python3 "$PKV_IN/lib/callsite.py" "$kmsg" "$index" "$out" || { echo "FAIL callsite.py"; exit 1; }
+python3 "$PKV_IN/lib/callsite.py" "$kmsg" "$index" "$out" || bail "callsite.py"
 # The raw data, for the measurement of what each static field costs.
 mkdir -p "$PKV_OUT/index"
 cp "$kmsg" "$PKV_OUT/kmsg"

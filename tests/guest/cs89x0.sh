@@ -1,8 +1,9 @@
 # drivers/net/ethernet/cirrus/cs89x0 (CONFIG_CS89x0_PLATFORM): a platform
 # device from the pkv_cs89x0_dev fixture whose register window holds no chip,
 # so the probe fails the way it does on a board without one: wrong signature.
+# pkv-time-limit: 90
 . "$PKV_IN/lib/assert.sh"
-modprobe pkv_cs89x0_dev || { echo "FAIL modprobe pkv_cs89x0_dev"; exit 1; }
+modprobe pkv_cs89x0_dev || bail "modprobe pkv_cs89x0_dev"
 addr=$(printf '%x' "$(cat /sys/module/pkv_cs89x0_dev/parameters/addr)")
 # The probe is __init: the driver binds only the devices present at load time.
 modprobe cs89x0 dyndbg=+p 2>/dev/null && fail "cs89x0 bound a device with no chip behind it"

@@ -5,24 +5,24 @@
 # text in the data block is past text_len, which drgn, crash and syslog(2)
 # read to; under text the block is part of the text, and drgn sees it.
 # (Under both, /dev/kmsg adds the fields as dictionary lines.)
+# pkv-time-limit: 90
 . "$PKV_IN/lib/assert.sh"
 kdir=/run/pkv-kernel
 mkdir -p "$kdir"
 mountpoint -q "$kdir" ||
 	mount -t 9p -o trans=virtio,version=9p2000.L,ro pkvkernel "$kdir" ||
-	{ echo "FAIL cannot mount the build's share pkvkernel"; exit 1; }
-[ -f "$kdir/vmlinux" ] || { echo "FAIL no vmlinux in the build's share"; exit 1; }
+	bail "cannot mount the build's share pkvkernel"
+[ -f "$kdir/vmlinux" ] || bail "no vmlinux in the build's share"
 # The selftest's records (its KV_MSG() record among them) are there already
 # when selftest.sh ran in this boot; loading it prints them otherwise.
-modprobe test_printk_kv || { echo "FAIL modprobe test_printk_kv"; exit 1; }
+modprobe test_printk_kv || bail "modprobe test_printk_kv"
 out=${TMPDIR:-/tmp}/pkv-drgn.json
 t0=$(date +%s)
 if ! python3 "$PKV_IN/lib/drgn_printk.py" "$kdir/vmlinux" "$out" 2>"$out.err"; then
-	echo "FAIL drgn could not read the log:"
-	sed 's/^/     /' "$out.err"
-	exit 1
+	sed 's/^/# /' "$out.err"
+	bail "drgn could not read the log"
 fi
-echo "note: drgn took $(($(date +%s) - t0)) s (TCG); $(head -c 300 "$out.err")"
+echo "# drgn took $(($(date +%s) - t0)) s (TCG); $(head -c 300 "$out.err")"
 cp "$out" "$PKV_OUT/drgn.json" 2>/dev/null
 check_file "$out" "drgn read the log, and the records /dev/kmsg holds" true \
 	'.[0] | .drgn > 100 and .compared >= .drgn - 1'

@@ -2,9 +2,10 @@
 # field anywhere: no block in the text, no PRINTK_KV or field line, and the
 # text of an unchanged pr_*() is what the file printed before its conversion
 # (prefix and message).
+# pkv-time-limit: 60
 . "$PKV_IN/lib/assert.sh"
 run=/sys/kernel/debug/test_printk_kv/run
-modprobe test_printk_kv || { echo "FAIL modprobe test_printk_kv"; exit 1; }
+modprobe test_printk_kv || bail "modprobe test_printk_kv"
 echo debug >"$run"
 kmsg_capture
 T='(.text | startswith("test_printk_kv: "))'

@@ -4,15 +4,16 @@
 # image, readdir of a corrupted directory whose name forges one too. Every
 # record carries the device, function, line and comm; inode, block, errno and
 # path where ext4 knows them; and nothing the user wrote becomes a field.
+# pkv-time-limit: 150
 . "$PKV_IN/lib/assert.sh"
 img=/tmp/ext4.img
 mnt=/mnt/pkv-ext4
 mkdir -p "$mnt"
 truncate -s 8M "$img"
-mkfs.ext4 -q -F "$img" || { echo "FAIL mkfs.ext4"; exit 1; }
-loop=$(losetup -f --show "$img") || { echo "FAIL losetup"; exit 1; }
+mkfs.ext4 -q -F "$img" || bail "mkfs.ext4"
+loop=$(losetup -f --show "$img") || bail "losetup"
 dev=${loop#/dev/}
-mount -o errors=continue "$loop" "$mnt" || { echo "FAIL mount $loop"; exit 1; }
+mount -o errors=continue "$loop" "$mnt" || bail "mount $loop"
 echo victim >"$mnt/victim"
 ino=$(stat -c %i "$mnt/victim")
 mount -o remount,ro "$mnt"
@@ -23,7 +24,7 @@ printf '%s\n' "$FORGED" >"/sys/fs/ext4/$dev/trigger_fs_error"
 umount "$mnt"
 # An extent-mapped inode whose extent header has lost its magic.
 debugfs -w -R "sif <$ino> block[0] 0" "$img" >/dev/null 2>&1 || fail "debugfs sif"
-mount -o errors=continue "$loop" "$mnt" || { echo "FAIL mount $loop again"; exit 1; }
+mount -o errors=continue "$loop" "$mnt" || bail "mount $loop again"
 # TASK_COMM_LEN keeps 15 bytes of the name: this one is 11.
 COMM=$(printf 'a]b"c=d\te\nf')
 cp /bin/cat "/tmp/$COMM"
@@ -36,17 +37,17 @@ img2=/tmp/ext4-dir.img
 mnt2=/mnt/pkv-ext4-dir
 mkdir -p "$mnt2"
 truncate -s 8M "$img2"
-mkfs.ext4 -q -F -b 1024 -O ^dir_index "$img2" || { echo "FAIL mkfs.ext4 -O ^dir_index"; exit 1; }
-loop2=$(losetup -f --show "$img2") || { echo "FAIL losetup $img2"; exit 1; }
+mkfs.ext4 -q -F -b 1024 -O ^dir_index "$img2" || bail "mkfs.ext4 -O ^dir_index"
+loop2=$(losetup -f --show "$img2") || bail "losetup $img2"
 dev2=${loop2#/dev/}
-mount -o errors=continue "$loop2" "$mnt2" || { echo "FAIL mount $loop2"; exit 1; }
+mount -o errors=continue "$loop2" "$mnt2" || bail "mount $loop2"
 DIR=$(printf 'd] ino=1 path="x"\tq\nz')
 mkdir "$mnt2/$DIR" && touch "$mnt2/$DIR/f" || fail "mkdir"
 dino=$(stat -c %i "$mnt2/$DIR")
 umount "$mnt2"
 dblk=$(debugfs -R "bmap <$dino> 0" "$img2" 2>/dev/null)
 dd if=/dev/zero of="$img2" bs=1024 seek="$dblk" count=1 conv=notrunc status=none || fail "dd"
-mount -o errors=continue "$loop2" "$mnt2" || { echo "FAIL mount $loop2 again"; exit 1; }
+mount -o errors=continue "$loop2" "$mnt2" || bail "mount $loop2 again"
 ls "$mnt2/$DIR" >/dev/null 2>&1
 umount "$mnt2"
 losetup -d "$loop2"

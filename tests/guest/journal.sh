@@ -1,6 +1,7 @@
 # journald and kmsg2json agree on every structured record, field for field.
 # Runs after the selftest and l2tp scenarios in the shared boot: their records
 # are the corpus.
+# pkv-time-limit: 240
 . "$PKV_IN/lib/assert.sh"
 run=/sys/kernel/debug/test_printk_kv/run
 modprobe test_printk_kv

@@ -1,10 +1,11 @@
 # net/l2tp: an L2TPv3 tunnel over UDP on loopback, crafted bad packets, and the
 # typed fields of each per-packet debug record.
+# pkv-time-limit: 120
 . "$PKV_IN/lib/assert.sh"
-modprobe l2tp_netlink && modprobe l2tp_eth || { echo "FAIL modprobe l2tp"; exit 1; }
+modprobe l2tp_netlink && modprobe l2tp_eth || bail "modprobe l2tp"
 ip link set lo up
 ip l2tp add tunnel tunnel_id 4 peer_tunnel_id 4 encap udp local 127.0.0.1 remote 127.0.0.1 \
-	udp_sport 5000 udp_dport 5001 || { echo "FAIL ip l2tp add tunnel"; exit 1; }
+	udp_sport 5000 udp_dport 5001 || bail "ip l2tp add tunnel"
 ip l2tp add session tunnel_id 4 session_id 7 peer_session_id 7 peer_cookie 0a0b0c0d
 ip l2tp add session tunnel_id 4 session_id 8 peer_session_id 8 l2spec_type default seq recv
 # The tunnel socket is connected to 127.0.0.1:5001: packets must come from there.

@@ -1,12 +1,13 @@
 # drivers/isdn/mISDN: the core and l1oip (layer 1 over IP), loaded with module
 # parameters for two BRI cards on loopback, then crafted UDP packets to their
 # ports and two loads that fail on bad parameters.
+# pkv-time-limit: 150
 . "$PKV_IN/lib/assert.sh"
 ip link set lo up
-modprobe mISDN_core debug=0xff || { echo "FAIL modprobe mISDN_core"; exit 1; }
+modprobe mISDN_core debug=0xff || bail "modprobe mISDN_core"
 # Card 1 has no id (the driver warns), card 2 has id 0x1234.
 modprobe l1oip type=1,1 codec=0,0 ip=127,0,0,1,127,0,0,1 port=5070,5072 \
-	remoteport=5071,5073 id=0,0x1234 debug=0x10000 || { echo "FAIL modprobe l1oip"; exit 1; }
+	remoteport=5071,5073 id=0,0x1234 debug=0x10000 || bail "modprobe l1oip"
 send() { pkv-udpsend 127.0.0.1 "$1" "$2" || fail "pkv-udpsend $1 $2"; }
 send 5070 0000		# 2 bytes
 send 5070 c0000000	# version 3
@@ -83,7 +84,7 @@ check_file "$J" "journalctl _KERNEL_CARD=l1oip-s0.2 PRIORITY=4: card 2's two pac
 
 # rmmod while the stack thread has a message to deliver: l1oip sends
 # PH_DEACTIVATE_IND up an active D channel (the packet to channel 3 activates
-# it) just before it unregisters the card. Before patch 0010, delete_stack()
+# it) just before it unregisters the card. Before patch 0012, delete_stack()
 # freed the TEI manager under the running thread: a fault within a few
 # rounds, and rmmod blocked for ever on the stack's mutex. The race needs the
 # thread and rmmod on the two CPUs at once, so nothing else runs meanwhile:

@@ -2,12 +2,13 @@
 # -I include-prototype loads, and its records parse with the right fields.
 # Its printk() is the plain one: the kernel does not mark its records, so a
 # reader takes their fields only when told to (kmsg2json --unmarked).
+# pkv-time-limit: 60
 . "$PKV_IN/lib/assert.sh"
 # The kernel's parameter parser takes quotes and spaces itself; the truth is
 # what the module holds, read back from sysfs.
-modprobe pkv_oot_demo 'name=a\"b]=\x01[kv' || { echo "FAIL modprobe pkv_oot_demo"; exit 1; }
+modprobe pkv_oot_demo 'name=a\"b]=\x01[kv' || bail "modprobe pkv_oot_demo"
 param=$(cat /sys/module/pkv_oot_demo/parameters/name)
-echo "module parameter name is: $param"
+echo "# module parameter name is: $param"
 kmsg_capture
 check "unmarked records: no field without --unmarked" '.text | startswith("pkv_oot_demo: [kv ")' \
 	'length == 2 and all((.structured | not) and .fields == {} and (.dict | has("PRINTK_KV") | not))'

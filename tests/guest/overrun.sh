@@ -5,6 +5,7 @@
 # equals what the selftest emitted. journald reads the same surviving records:
 # what it stored and what it says about the loss are set against our count,
 # and every record it stored must have all its fields.
+# pkv-time-limit: 90
 . "$PKV_IN/lib/assert.sh"
 modprobe test_printk_kv
 run=/sys/kernel/debug/test_printk_kv/run
@@ -39,7 +40,7 @@ counts=$(awk '/"data":"overrun-start"/ { in_window = 1 } !in_window { next }
 grep '^{"gap":' "$O" >/tmp/overrun-gaps.json
 lost=$(jq -s 'map(.lost) | add // 0' /tmp/overrun-gaps.json)
 delivered=$(echo "$counts" | awk '{ print $2 }')
-echo "     kmsg2json: $counts; reported lost $lost; the selftest emitted $emitted"
+echo "# kmsg2json: $counts; reported lost $lost; the selftest emitted $emitted"
 # More than one gap is legitimate: while the resumed reader catches up on a
 # full ring, journald's notice and the end marker overwrite its oldest
 # unread records. Each gap must be an overrun whose count fits its sequence
@@ -59,13 +60,13 @@ stored=$(wc -l <"$J")
 notices=$(kmsg2json --since-seq "$(jq -s '.[0].next_seq // 0' /tmp/overrun-gaps.json)" --facility syslog |
 	jq -s '[.[] | select(.msg // "" | test("systemd-journald.*overrun"))] | length')
 missed=$(journalctl --after-cursor "$cursor" -o cat | awk '/^Missed [0-9]+ kernel messages/ { m += $2 } END { print m + 0 }')
-echo "     journald: stored $stored of the $emitted flood records; said \"Missed N\" for $missed," \
+echo "# journald: stored $stored of the $emitted flood records; said \"Missed N\" for $missed," \
 	"wrote $notices overrun notice(s) to /dev/kmsg (no count); kmsg2json counted $lost lost"
 # journald's account is reported, not judged: in runs here it kept one or two
 # fewer survivors than kmsg2json read and its Missed N was off by one. What
 # is judged: it cannot store records that were not there, and it must say it
 # lost some. The field check below holds only if it stored any.
-echo "     journald: stored + missed = $((stored + missed)) of $emitted emitted" \
+echo "# journald: stored + missed = $((stored + missed)) of $emitted emitted" \
 	"($((emitted - stored - missed)) unaccounted); kmsg2json: $((delivered + lost)) of $emitted"
 check_equal "journald stored some flood records, and no more than survived the overrun" \
 	"$([ "$stored" -ge 1 ] && [ "$stored" -le "$delivered" ] && echo "1 to $delivered" || echo "$stored")" "1 to $delivered"

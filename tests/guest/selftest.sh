@@ -1,7 +1,8 @@
 # lib/test_printk_kv: every documented record, checked field by field.
+# pkv-time-limit: 120
 . "$PKV_IN/lib/assert.sh"
 run=/sys/kernel/debug/test_printk_kv/run
-modprobe test_printk_kv || { echo "FAIL modprobe test_printk_kv"; exit 1; }
+modprobe test_printk_kv || bail "modprobe test_printk_kv"
 # dyndbg off: the debug record must not print; then on: it must.
 echo debug >"$run"
 echo 'module test_printk_kv +p' >/proc/dynamic_debug/control
@@ -23,7 +24,7 @@ check "types: every KV type with its extreme values" "$T and .fields.test == \"t
 # jq holds numbers as doubles; kmsg2json --match compares the exact digits.
 n=$(kmsg2json --match test=types --match u64=18446744073709551615 \
 	--match s64=-9223372036854775808 --match hex64=16045690984503111693 | wc -l)
-[ "$n" = 1 ] && echo "ok   64-bit extremes exact (kmsg2json --match)" ||
+[ "$n" = 1 ] && pass "64-bit extremes exact (kmsg2json --match)" ||
 	fail "64-bit extremes: $n records match the exact digits"
 check "hostile: quotes, backslash, brackets, control and non-UTF-8 bytes round-trip" \
 	"$T and .fields.test == \"hostile\"" \
@@ -81,7 +82,7 @@ check_file "$J" "journalctl _KERNEL_TEST=dev: device record with its udev device
 
 # Bursts from every CPU at once, read while they are written: at least two.
 cpus=$(nproc)
-[ "$cpus" -ge 2 ] && echo "ok   $cpus CPUs online for the burst" ||
+[ "$cpus" -ge 2 ] && pass "$cpus CPUs online for the burst" ||
 	fail "only $cpus CPU online: the burst would test no concurrency"
 B=/tmp/burst.json
 kmsg2json --follow --match test=burst >"$B" &

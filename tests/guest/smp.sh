@@ -3,6 +3,7 @@
 # scenarios in the shared boot (only ./pkv compare's guest-compare.sh, which
 # stops journald, comes after): journald's import of 100k records would
 # slow every later scenario.
+# pkv-time-limit: 120
 . "$PKV_IN/lib/assert.sh"
 modprobe test_printk_kv
 run=/sys/kernel/debug/test_printk_kv/run

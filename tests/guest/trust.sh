@@ -4,6 +4,7 @@
 # kmsg2json and no _KERNEL_ field in journald, under every encoding.
 # $PKV_OUT/trust.json has, per forgery path and for a printk_kv call site
 # as the control, what each of those three gave (./pkv compare's table).
+# pkv-time-limit: 120
 . "$PKV_IN/lib/assert.sh"
 # User space, at any facility: the kernel stores 0 as 1 (LOG_USER).
 printf '<14>l2tp_core: [kv mod=l2tp_core tunnel=4 forged=1] forged by user space\n' >/dev/kmsg

@@ -1,9 +1,11 @@
 #!/bin/sh
 # harness-errors.sh TOP: the harness fails loudly, with a specific message and
 # a non-zero exit, when a patch does not apply, when the kernel does not build
-# (both on a tiny fake source tarball in a scratch cache), when the guest
+# (both on a tiny fake source tarball in a scratch cache), when a script
+# hangs (killed at its own time limit; the next one runs), when the guest
 # never finishes (a real boot with a short time-out) and when its kernel
-# panics (a real boot; the scripts before it keep their results).
+# panics (a real boot; the scripts before it keep their results, the test of
+# the one after says it did not run, and why).
 set -u
 top=$(cd "$1" && pwd)
 # The boots below use the caller's cache (./pkv test's), not the scratch one.
@@ -81,21 +83,83 @@ if env PKV_PATCH_DIR="$tmp/good2" bash "$top/qemu-images/kernel.sh" apply >"$tmp
 else
 	echo "FAIL the changed series does not apply on a clean tree:"; tail -n 5 "$tmp/out"; fail=1
 fi
+# A series that stops at its third patch, after a good apply: the run after
+# it recovers by itself (no advice to drop work), and applies the fixed
+# series.
+mkpatch() {	# mkpatch FILE FROM TO: a patch of fake.c from line FROM to TO
+	printf '%s\n' "From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001" \
+		"From: Nobody <nobody@example.invalid>" "Subject: [PATCH] fake.c: $3" "" "---" \
+		" fake.c | 2 +-" " 1 file changed, 1 insertion(+), 1 deletion(-)" "" \
+		"diff --git a/fake.c b/fake.c" "--- a/fake.c" "+++ b/fake.c" "@@ -1 +1 @@" "-$2" "+$3" >"$1"
+}
+mkdir -p "$tmp/s1" "$tmp/s2" "$tmp/s3"
+mkpatch "$tmp/s1/0001-y.patch" "int x;" "int y;"
+echo 0001-y.patch >"$tmp/s1/series"
+cp "$tmp/s1/0001-y.patch" "$tmp/s2/" && cp "$tmp/s1/0001-y.patch" "$tmp/s3/"
+mkpatch "$tmp/s2/0002-z.patch" "int y;" "int z;"
+mkpatch "$tmp/s2/0003-bad.patch" "int q;" "int r;"
+printf '0001-y.patch\n0002-z.patch\n0003-bad.patch\n' >"$tmp/s2/series"
+cp "$tmp/s2/0002-z.patch" "$tmp/s3/"
+printf '0001-y.patch\n0002-z.patch\n' >"$tmp/s3/series"
+if env PKV_PATCH_DIR="$tmp/s1" bash "$top/qemu-images/kernel.sh" apply >"$tmp/out" 2>&1; then
+	expect "git am fails at the third patch of a series, after two applied" \
+		"0003-bad.patch does not apply.*the next run starts the series again" \
+		env PKV_PATCH_DIR="$tmp/s2" bash "$top/qemu-images/kernel.sh" apply
+	if env PKV_PATCH_DIR="$tmp/s3" bash "$top/qemu-images/kernel.sh" apply >"$tmp/out" 2>&1 &&
+		grep -q "recovering from an apply that did not finish" "$tmp/out" &&
+		[ "$(git -C "$tmp/cache/linux-src" rev-list --count pristine..pkv)" = 2 ] &&
+		[ "$(cat "$tmp/cache/linux-src/fake.c")" = "int z;" ]; then
+		echo "ok   the run after the failed git am recovered by itself and applied the fixed series"
+	else
+		echo "FAIL the run after a failed git am did not recover:"; tail -n 5 "$tmp/out"; fail=1
+	fi
+else
+	echo "FAIL a one-patch series does not apply:"; tail -n 5 "$tmp/out"; fail=1
+fi
+# A new Debian linux-source (the tree says it came from another version):
+# extracted again, with the old tree's pristine worktree; not while branch
+# pkv has work that kernel-patches/ does not.
+ksrc=$tmp/cache/linux-src
+echo "0.0-old" >"$ksrc/.pkv-pristine"
+git -C "$ksrc" -c user.name=t -c user.email=t@t commit -q --allow-empty -m "work not exported"
+expect "a linux-source upgrade refuses to drop work on branch pkv" "is now Debian .*export it with ./pkv patches first" \
+	env PKV_PATCH_DIR="$tmp/s3" bash "$top/qemu-images/kernel.sh" apply
+git -C "$ksrc" reset -q --hard HEAD~1
+mkdir -p "$tmp/cache/linux-pristine" && echo "the old tree's" >"$tmp/cache/linux-pristine/Makefile"
+if env PKV_PATCH_DIR="$tmp/s3" bash "$top/qemu-images/kernel.sh" apply >"$tmp/out" 2>&1 &&
+	grep -q "extracting it again, the pristine worktree too" "$tmp/out" &&
+	[ ! -e "$tmp/cache/linux-pristine" ] && [ "$(cat "$ksrc/.pkv-pristine")" != "0.0-old" ] &&
+	[ "$(cat "$ksrc/fake.c")" = "int z;" ]; then
+	echo "ok   a linux-source upgrade extracts the tree again, drops the old pristine worktree and re-applies the series"
+else
+	echo "FAIL a linux-source upgrade did not renew the tree and the pristine worktree:"; tail -n 5 "$tmp/out"; fail=1
+fi
 unset PKV_KERNEL_TARBALL PKV_CACHE
 [ -n "$caller_cache" ] && export PKV_CACHE="$caller_cache"
 
 cat >"$tmp/slow.sh" <<'EOM'
+# pkv-time-limit: 10
 echo "kv_console_plain=$(cat /sys/module/printk/parameters/kv_console_plain)"
 printf 'written in the guest by %s\n' "$(uname -r)" >"$PKV_OUT/hello.txt"
 mkdir -p "$PKV_OUT/sub" && echo nested >"$PKV_OUT/sub/file"
 sleep 100000
 EOM
-# --timeout 80: the script is killed at 50 s (timeout - 30); the guest needs about 20 s to
-# reach it and a few to power off, 4 s short of 50 s in one run here with --timeout 50.
-# --append "": boot.sh's default command line sets printk.kv_console_plain=1,
-# and this boot checks the parameter's own default.
+printf 'echo "after the hung script"\n' >"$tmp/after.sh"
+# A hung script loses itself only: killed at its own limit (10 s declared,
+# more on a slow boot), and the next script runs. --append "": boot.sh's
+# default command line sets printk.kv_console_plain=1, and this boot checks
+# the parameter's own default.
 expect "a script over its time limit is killed, the guest goes on" "=== slow.sh: exit 124" \
-	bash "$top/qemu-images/boot.sh" run --out "$tmp/runout" --timeout 80 --append "" "$tmp/slow.sh"
+	bash "$top/qemu-images/boot.sh" run --out "$tmp/runout" --timeout 120 --append "" \
+	"$tmp/slow.sh" "$tmp/after.sh"
+if grep -Eq "^# pkv-runner: killed at its time limit of [0-9]+s \(10s declared, x[0-9.]+\)" "$tmp/out" &&
+	grep -q '^=== after.sh: exit 0' "$tmp/out" && grep -q '^after the hung script$' "$tmp/out"; then
+	echo "ok   the hung script's own limit (10 s declared) killed it, the report says so, and the next script ran"
+else
+	echo "FAIL the hung script was not stopped at its own limit, or the next script did not run:"
+	grep -A2 '^===' "$tmp/out"
+	fail=1
+fi
 if grep -q "^written in the guest by .*-pkv$" "$tmp/runout/slow.sh/hello.txt" 2>/dev/null &&
 	[ "$(cat "$tmp/runout/slow.sh/sub/file" 2>/dev/null)" = nested ]; then
 	echo "ok   files under \$PKV_OUT came back to --out DIR/slow.sh/ (even from a killed script)"
@@ -115,21 +179,33 @@ grep -q "last console lines" "$tmp/out" && echo "ok   the last console lines are
 grep -Eq "qemu had [0-9]+s of CPU in [0-9]+s; host load average [0-9.]+ on [0-9]+ CPU" "$tmp/out" &&
 	echo "ok   the time-out says how much CPU the guest got and how busy the host was" ||
 	{ echo "FAIL no CPU time and host load on time-out"; fail=1; }
-# A kernel panic in the second of three scripts: the first keeps its result,
-# the console names the script that was running, the third is "not run".
+# A kernel panic in the second of three scripts, through the test suite's
+# own path (boot-all.sh, then check.sh per scenario): the first keeps its
+# result, the console names the script that was running, and the third's
+# test fails as not run, giving that reason.
 printf 'echo fine\n' >"$tmp/first.sh"
 printf 'echo c >/proc/sysrq-trigger\n' >"$tmp/crash.sh"
 printf 'echo never\n' >"$tmp/third.sh"
-expect "a kernel panic" "kernel: Kernel panic.*\\(while crash.sh was running\\)" \
-	bash "$top/qemu-images/boot.sh" run --out "$tmp/crashout" --timeout 80 --append "" \
+expect "a kernel panic" "the boot did not run: crash.sh third.sh" \
+	sh "$top/tests/guest/boot-all.sh" "$top/qemu-images/boot.sh" "$tmp/crashout" --timeout 80 --append "" \
 	"$tmp/first.sh" "$tmp/crash.sh" "$tmp/third.sh"
-if grep -q '^=== first.sh: exit 0' "$tmp/out" && grep -q '^=== third.sh: exit not run' "$tmp/out" &&
+log=$tmp/crashout/boot.log
+if grep -q '^=== first.sh: exit 0' "$log" && grep -q '^=== third.sh: exit not run' "$log" &&
+	grep -q 'kernel: Kernel panic.*(while crash.sh was running)' "$log" &&
 	[ "$(cat "$tmp/crashout/first.sh.rc" 2>/dev/null)" = 0 ] && [ ! -e "$tmp/crashout/third.sh.rc" ] &&
 	grep -aq 'sysrq triggered crash' "$tmp/crashout/console.log" 2>/dev/null; then
-	echo "ok   the script before the panic kept its result, the one after is reported not run, the console log is in --out"
+	echo "ok   the panic names the script that was running; the script before it kept its result; the console log is in --out"
 else
-	echo "FAIL after a panic: results or console log missing:"
-	grep '^===' "$tmp/out"; ls "$tmp/crashout" 2>&1 | head
+	echo "FAIL after a panic: results, the panic's line or the console log missing:"
+	grep '^===\|kernel:' "$log"; ls "$tmp/crashout" 2>&1 | head
+	fail=1
+fi
+sh "$top/tests/guest/check.sh" "$tmp/crashout" third.sh >"$tmp/third.tap"
+if [ $? -ne 0 ] && grep -q '^not ok 1 third.sh ran # not run: kernel: Kernel panic.*(while crash.sh was running)$' "$tmp/third.tap"; then
+	echo "ok   the test of the script after the panic: $(grep '^not ok' "$tmp/third.tap")"
+else
+	echo "FAIL the test of the script after the panic does not give the panic as its reason:"
+	cat "$tmp/third.tap"
 	fail=1
 fi
 exit $fail
