@@ -25,7 +25,7 @@ PRISTINE_DIR=$PKV_CACHE/linux-pristine
 PRISTINE_OUT=$PKV_CACHE/linux-pristine-build
 MOD_DIR=$PKV_CACHE/linux-modules
 PATCH_DIR=${PKV_PATCH_DIR:-$PKV_TOP/kernel-patches}
-FRAGMENT=$PKV_TOP/qemu-images/kernel.config
+FRAGMENT=${PKV_KERNEL_FRAGMENT:-$PKV_TOP/qemu-images/kernel.config}
 
 git_k() { git -C "$SRC_DIR" -c user.name=pkv -c user.email=pkv@localhost "$@"; }
 
@@ -176,11 +176,15 @@ kernel_pristine() {
 			pkv_die "git worktree add $PRISTINE_DIR failed"
 	fi
 	kernel_config "$PRISTINE_DIR" "$PRISTINE_OUT"
-	[ -f "$PRISTINE_OUT/.pkv-prepared" ] && return 0
+	# Prepared for this configuration: a module built on an older prepare
+	# takes the old autoconf.h, and its struct module (CONFIG_KUNIT adds
+	# fields) no longer matches the kernel's, which refuses to load it.
+	cmp -s "$PRISTINE_OUT/.pkv-prepared" "$PRISTINE_OUT/.pkv-config" && return 0
+	rm -f "$PRISTINE_OUT/.pkv-prepared"
 	make -s -C "$PRISTINE_DIR" O="$PRISTINE_OUT" LOCALVERSION= -j"$PKV_JOBS" modules_prepare \
 		>"$PKV_CACHE/pristine-prepare.log" 2>&1 ||
 		pkv_die "modules_prepare of the pristine tree failed (log: $PKV_CACHE/pristine-prepare.log)"
-	touch "$PRISTINE_OUT/.pkv-prepared"
+	cp "$PRISTINE_OUT/.pkv-config" "$PRISTINE_OUT/.pkv-prepared"
 }
 
 # module_code_only PATH...: every path (relative to the tree) is a .c file

@@ -45,5 +45,16 @@ if [ "$(cat "$fix/.pkv-key" 2>/dev/null)" != "$key" ] || ! ls "$fix"/*.ko >/dev/
 	echo "$key" >"$fix/.pkv-key"
 fi
 install -C -m 0644 "$fix"/*.ko "$MOD_DIR/lib/modules/$rel/extra/"
+# The kernel refuses a module whose struct module is not its own size (the
+# pristine tree prepared with another configuration): say so here, not as a
+# failed modprobe in the guest.
+this_module_size() {
+	readelf -S -W "$1" | sed -n 's/.* \.gnu\.linkonce\.this_module *PROGBITS *[0-9a-f]* [0-9a-f]* \([0-9a-f]*\) .*/\1/p'
+}
+oot_size=$(this_module_size "$work/pkv_oot_demo.ko")
+for ko in "$fix"/*.ko; do
+	[ -n "$oot_size" ] && [ "$oot_size" = "$(this_module_size "$ko")" ] ||
+		pkv_die "$work/pkv_oot_demo.ko: struct module is 0x${oot_size:-?} bytes, 0x$(this_module_size "$ko") in $ko built against the kernel: $PRISTINE_OUT is not configured as $OUT_DIR"
+done
 # The module index with these in it; the guest image copies it as it is.
 depmod -b "$MOD_DIR" "$rel" || pkv_die "depmod -b $MOD_DIR $rel failed"

@@ -7,7 +7,8 @@
 # panics (a real boot; the scripts before it keep their results, the test of
 # the one after says it did not run, and why).
 set -u
-top=$(cd "$1" && pwd)
+[ $# -eq 1 ] || { echo "usage: harness-errors.sh TOP (the project root)" >&2; exit 2; }
+top=$(cd "$1" && pwd) || exit 2
 # The boots below use the caller's cache (./pkv test's), not the scratch one.
 caller_cache=${PKV_CACHE:-}
 tmp=$(mktemp -d)
@@ -36,8 +37,11 @@ kernelversion:
 	@echo 6.1.0
 bzImage modules:
 	@echo "drivers/fake.c:1:1: error: this tree does not build" >&2; exit 1
+modules_prepare:
+	@mkdir -p $(O)/include/config && cp $(O)/.config $(O)/include/config/auto.conf
 EOM
-printf '#!/bin/sh\nexit 0\n' >"$tmp/fake/linux-source-6.1/scripts/kconfig/merge_config.sh"
+# merge_config.sh -m -O OUT OUT/.config FRAGMENT: the configuration is the fragment.
+printf '#!/bin/sh\ncat "$5" >"$4"\n' >"$tmp/fake/linux-source-6.1/scripts/kconfig/merge_config.sh"
 chmod +x "$tmp/fake/linux-source-6.1/scripts/kconfig/merge_config.sh"
 echo "int x;" >"$tmp/fake/linux-source-6.1/fake.c"
 tar -C "$tmp/fake" -cJf "$tmp/fake.tar.xz" linux-source-6.1
@@ -133,6 +137,19 @@ if env PKV_PATCH_DIR="$tmp/s3" bash "$top/qemu-images/kernel.sh" apply >"$tmp/ou
 	echo "ok   a linux-source upgrade extracts the tree again, drops the old pristine worktree and re-applies the series"
 else
 	echo "FAIL a linux-source upgrade did not renew the tree and the pristine worktree:"; tail -n 5 "$tmp/out"; fail=1
+fi
+# The pristine tree is prepared again when the configuration changes: an
+# out-of-tree module built on the old prepare does not load in the kernel
+# built from the new one (struct module changes with CONFIG_KUNIT).
+printf 'CONFIG_OLD=y\n' >"$tmp/fragment"
+auto=$tmp/cache/linux-pristine-build/include/config/auto.conf
+if PKV_KERNEL_FRAGMENT="$tmp/fragment" bash "$top/qemu-images/kernel.sh" pristine >"$tmp/out" 2>&1 &&
+	grep -qx CONFIG_OLD=y "$auto" && printf 'CONFIG_NEW=y\n' >"$tmp/fragment" &&
+	PKV_KERNEL_FRAGMENT="$tmp/fragment" bash "$top/qemu-images/kernel.sh" pristine >>"$tmp/out" 2>&1 &&
+	grep -qx CONFIG_NEW=y "$auto"; then
+	echo "ok   a new kernel configuration prepares the pristine tree again for out-of-tree modules"
+else
+	echo "FAIL the pristine tree kept the old configuration's prepare:"; tail -n 5 "$tmp/out"; cat "$auto"; fail=1
 fi
 unset PKV_KERNEL_TARBALL PKV_CACHE
 [ -n "$caller_cache" ] && export PKV_CACHE="$caller_cache"
