@@ -21,7 +21,8 @@
  *
  *	PKV_PREFIX	the human prefix, default KBUILD_MODNAME ": "; it must
  *			not contain '['
- *	PKV_STATIC	static fields of the file, written with PKV_FIELD()
+ *	PKV_STATIC	static fields of the file: up to four PKV_FIELD()s,
+ *			one after the other
  *
  * The header replaces pr_fmt(), so it works whether it comes before or after
  * the other includes; a file converted to it drops its own pr_fmt() define.
@@ -59,7 +60,7 @@
 #endif
 
 #ifndef PKV_STATIC
-#define PKV_STATIC ""
+#define PKV_STATIC
 #endif
 
 /* Bytes of one escaped string value, quotes and cut mark included. */
@@ -69,12 +70,36 @@
 
 /**
  * PKV_FIELD - a static field for PKV_STATIC
- * @key: field name, [a-z][a-z0-9_]*
- * @value: bare value, characters [A-Za-z0-9_.:/+-]
+ * @key: field name, [a-z][a-z0-9_]*, as a per-call item's
+ * @value: bare value, one or more of [A-Za-z0-9_.:/+-]
  *
- * Example: ``#define PKV_STATIC PKV_FIELD(subsys, ext4)``.
+ * Example: ``#define PKV_STATIC PKV_FIELD(subsys, ext4) PKV_FIELD(layer, mb)``.
+ * Both are checked where a _kv call is compiled, as per-call keys are.
  */
-#define PKV_FIELD(key, value) " " #key "=" #value
+#define PKV_FIELD(key, value) (#key "=" #value, #key "=", #key, #value),
+
+/*
+ * PKV_STATIC is a list of fields, each a group (field, key with '=', key,
+ * value) of strings and a comma. __PKV_STATIC_STRS(m, PKV_STATIC) gives
+ * " " m(group) for each: the static part of the block, or the static keys
+ * as " key=".
+ */
+#define __PKV_FIELD_STR(f, ke, k, v)	f
+#define __PKV_FIELD_KEY(f, ke, k, v)	ke
+#define __PKV_STATIC_STRS(m, ...)					\
+	__PKV_PASTE(__PKV_SSTRS_, __PKV_NPREV(__VA_ARGS__))(m, __VA_ARGS__)
+#define __PKV_SSTRS_0(m, ...)	""
+#define __PKV_SSTRS_1(m, x, ...)	" " m x
+#define __PKV_SSTRS_2(m, x, ...)	" " m x __PKV_SSTRS_1(m, __VA_ARGS__)
+#define __PKV_SSTRS_3(m, x, ...)	" " m x __PKV_SSTRS_2(m, __VA_ARGS__)
+#define __PKV_SSTRS_4(m, x, ...)	" " m x __PKV_SSTRS_3(m, __VA_ARGS__)
+/* More than four fail in __PKV_SCHECKS(), with a message. */
+#define __PKV_SSTRS_5(m, ...)	""
+#define __PKV_SSTRS_6(m, ...)	""
+#define __PKV_SSTRS_7(m, ...)	""
+#define __PKV_SSTRS_8(m, ...)	""
+#define __PKV_STATIC_STR	__PKV_STATIC_STRS(__PKV_FIELD_STR, PKV_STATIC)
+#define __PKV_STATIC_KEYS	__PKV_STATIC_STRS(__PKV_FIELD_KEY, PKV_STATIC)
 
 /*
  * The block opening: marker, module, static fields. The call site is not
@@ -82,7 +107,7 @@
  * function, and the format is what tells call sites apart.
  */
 #define __PKV_OPEN_WITH(prefix)						\
-	prefix "[kv mod=" KBUILD_MODNAME PKV_STATIC
+	prefix "[kv mod=" KBUILD_MODNAME __PKV_STATIC_STR
 /* pr_*() records open with the prefix, device records with the block. */
 #define __PKV_OPEN		__PKV_OPEN_WITH(PKV_PREFIX)
 #define __PKV_BLOCK_OPEN	__PKV_OPEN_WITH("")
@@ -228,42 +253,119 @@
 
 /*
  * Keys are checked when the call is compiled, as BUILD_BUG_ON() checks its
- * condition: [a-z][a-z0-9_]*, at most 32 bytes, and none of the keys the
- * header writes itself, that journald reserves, or "src", which readers give
- * the call site they find in printk index.
+ * condition: [a-z][a-z0-9_]*, at most 32 bytes, none of the keys the header
+ * writes itself, that journald reserves, or "src", which readers give the
+ * call site they find in printk index; and each key once in the record,
+ * static fields included, since printk and readers refuse a block with a
+ * key twice. @keys is " key=" for every key of the record.
  */
 #define __PKV_LOWER	"abcdefghijklmnopqrstuvwxyz"
-#define __pkv_check(k, f, a)						\
+#define __PKV_KEY_OK(ks)						\
+	(sizeof(ks) <= 33 &&						\
+	 __builtin_strspn(ks, __PKV_LOWER) >= 1 &&			\
+	 __builtin_strspn(ks, __PKV_LOWER "0123456789_") == sizeof(ks) - 1 && \
+	 __builtin_strcmp(ks, "mod") && __builtin_strcmp(ks, "src") &&	\
+	 __builtin_strcmp(ks, "drv") && __builtin_strcmp(ks, "dev") &&	\
+	 __builtin_strcmp(ks, "netdev") &&				\
+	 __builtin_strcmp(ks, "ifindex") &&				\
+	 __builtin_strcmp(ks, "subsystem") &&				\
+	 __builtin_strcmp(ks, "device") &&				\
+	 __builtin_strcmp(ks, "printk_kv"))
+/* @keys holds " key=": no second one after the first. */
+#define __PKV_KEY_ONCE(keys, k)						\
+	(!__builtin_strstr(__builtin_strstr(keys, " " #k "=") + 1,	\
+			   " " #k "="))
+#define __pkv_check(keys, k, f, a)					\
 	({								\
-		compiletime_assert(sizeof(#k) <= 33 &&			\
-			__builtin_strspn(#k, __PKV_LOWER) >= 1 &&	\
-			__builtin_strspn(#k, __PKV_LOWER "0123456789_") ==	\
-				sizeof(#k) - 1 &&			\
-			__builtin_strcmp(#k, "mod") &&			\
-			__builtin_strcmp(#k, "src") &&			\
-			__builtin_strcmp(#k, "drv") &&			\
-			__builtin_strcmp(#k, "dev") &&			\
-			__builtin_strcmp(#k, "netdev") &&		\
-			__builtin_strcmp(#k, "ifindex") &&		\
-			__builtin_strcmp(#k, "subsystem") &&		\
-			__builtin_strcmp(#k, "device") &&		\
-			__builtin_strcmp(#k, "printk_kv"),		\
+		compiletime_assert(__PKV_KEY_OK(#k),			\
 			"printk_kv: key '" #k "' is reserved or not [a-z][a-z0-9_]*"); \
+		compiletime_assert(__PKV_KEY_ONCE(keys, k),		\
+			"printk_kv: key '" #k "' twice in one record");	\
 	})
+#define __PKV_VALUE_CHARS						\
+	__PKV_LOWER "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.:/+-"
+/* A static field: its key, its value, its key once among the static ones. */
+#define __pkv_static_check(f, ke, k, v)					\
+	({								\
+		compiletime_assert(__PKV_KEY_OK(k) && sizeof(v) > 1 &&	\
+			__builtin_strspn(v, __PKV_VALUE_CHARS) ==	\
+				sizeof(v) - 1,				\
+			"printk_kv: PKV_FIELD(" k ", " v "): key "	\
+			"reserved or not [a-z][a-z0-9_]*, or value "	\
+			"not [A-Za-z0-9_.:/+-]+");			\
+		compiletime_assert(!__builtin_strstr(			\
+			__builtin_strstr(__PKV_STATIC_KEYS, " " ke) + 1,	\
+			" " ke),					\
+			"printk_kv: key '" k "' twice in one record");	\
+	})
+#define __PKV_CALL_KEY(k, f, a)	#k "="
+#define __PKV_CALL_KEYS(...)						\
+	__PKV_PASTE(__PKV_CKEYS_, __PKV_NARGS(__VA_ARGS__))(__VA_ARGS__)
+#define __PKV_CKEYS_1(x)	" " __PKV_CALL_KEY x
+#define __PKV_CKEYS_2(x, ...)	" " __PKV_CALL_KEY x __PKV_CKEYS_1(__VA_ARGS__)
+#define __PKV_CKEYS_3(x, ...)	" " __PKV_CALL_KEY x __PKV_CKEYS_2(__VA_ARGS__)
+#define __PKV_CKEYS_4(x, ...)	" " __PKV_CALL_KEY x __PKV_CKEYS_3(__VA_ARGS__)
+#define __PKV_CKEYS_5(x, ...)	" " __PKV_CALL_KEY x __PKV_CKEYS_4(__VA_ARGS__)
+#define __PKV_CKEYS_6(x, ...)	" " __PKV_CALL_KEY x __PKV_CKEYS_5(__VA_ARGS__)
+#define __PKV_CKEYS_7(x, ...)	" " __PKV_CALL_KEY x __PKV_CKEYS_6(__VA_ARGS__)
+#define __PKV_CKEYS_8(x, ...)	" " __PKV_CALL_KEY x __PKV_CKEYS_7(__VA_ARGS__)
+#define __PKV_CKEYS_9(x, ...)	" " __PKV_CALL_KEY x __PKV_CKEYS_8(__VA_ARGS__)
+#define __PKV_CKEYS_10(x, ...)	" " __PKV_CALL_KEY x __PKV_CKEYS_9(__VA_ARGS__)
+#define __PKV_CKEYS_11(x, ...)	" " __PKV_CALL_KEY x __PKV_CKEYS_10(__VA_ARGS__)
+#define __PKV_CKEYS_12(x, ...)	" " __PKV_CALL_KEY x __PKV_CKEYS_11(__VA_ARGS__)
+
+/*
+ * The static fields' checks, then each item's against all the keys of the
+ * record, static and per-call.
+ */
 #define __PKV_CHECKS(...)						\
-	__PKV_PASTE(__PKV_CHECKS_, __PKV_NARGS(__VA_ARGS__))(__VA_ARGS__)
-#define __PKV_CHECKS_1(x)	(__pkv_check x)
-#define __PKV_CHECKS_2(x, ...)	(__pkv_check x, __PKV_CHECKS_1(__VA_ARGS__))
-#define __PKV_CHECKS_3(x, ...)	(__pkv_check x, __PKV_CHECKS_2(__VA_ARGS__))
-#define __PKV_CHECKS_4(x, ...)	(__pkv_check x, __PKV_CHECKS_3(__VA_ARGS__))
-#define __PKV_CHECKS_5(x, ...)	(__pkv_check x, __PKV_CHECKS_4(__VA_ARGS__))
-#define __PKV_CHECKS_6(x, ...)	(__pkv_check x, __PKV_CHECKS_5(__VA_ARGS__))
-#define __PKV_CHECKS_7(x, ...)	(__pkv_check x, __PKV_CHECKS_6(__VA_ARGS__))
-#define __PKV_CHECKS_8(x, ...)	(__pkv_check x, __PKV_CHECKS_7(__VA_ARGS__))
-#define __PKV_CHECKS_9(x, ...)	(__pkv_check x, __PKV_CHECKS_8(__VA_ARGS__))
-#define __PKV_CHECKS_10(x, ...)	(__pkv_check x, __PKV_CHECKS_9(__VA_ARGS__))
-#define __PKV_CHECKS_11(x, ...)	(__pkv_check x, __PKV_CHECKS_10(__VA_ARGS__))
-#define __PKV_CHECKS_12(x, ...)	(__pkv_check x, __PKV_CHECKS_11(__VA_ARGS__))
+	__PKV_CHECK_ALL(__PKV_STATIC_KEYS __PKV_CALL_KEYS(__VA_ARGS__),	\
+			__VA_ARGS__)
+#define __PKV_CHECK_ALL(keys, ...)					\
+	(__PKV_SCHECKS(PKV_STATIC),					\
+	 __PKV_PASTE(__PKV_CHECKS_, __PKV_NARGS(__VA_ARGS__))(keys, __VA_ARGS__))
+#define __PKV_CHECK(keys, x)	__PKV_CHECK_(keys, __PKV_UNPACK x)
+#define __PKV_CHECK_(...)	__pkv_check(__VA_ARGS__)
+#define __PKV_CHECKS_1(keys, x)	__PKV_CHECK(keys, x)
+#define __PKV_CHECKS_2(keys, x, ...)					\
+	(__PKV_CHECK(keys, x), __PKV_CHECKS_1(keys, __VA_ARGS__))
+#define __PKV_CHECKS_3(keys, x, ...)					\
+	(__PKV_CHECK(keys, x), __PKV_CHECKS_2(keys, __VA_ARGS__))
+#define __PKV_CHECKS_4(keys, x, ...)					\
+	(__PKV_CHECK(keys, x), __PKV_CHECKS_3(keys, __VA_ARGS__))
+#define __PKV_CHECKS_5(keys, x, ...)					\
+	(__PKV_CHECK(keys, x), __PKV_CHECKS_4(keys, __VA_ARGS__))
+#define __PKV_CHECKS_6(keys, x, ...)					\
+	(__PKV_CHECK(keys, x), __PKV_CHECKS_5(keys, __VA_ARGS__))
+#define __PKV_CHECKS_7(keys, x, ...)					\
+	(__PKV_CHECK(keys, x), __PKV_CHECKS_6(keys, __VA_ARGS__))
+#define __PKV_CHECKS_8(keys, x, ...)					\
+	(__PKV_CHECK(keys, x), __PKV_CHECKS_7(keys, __VA_ARGS__))
+#define __PKV_CHECKS_9(keys, x, ...)					\
+	(__PKV_CHECK(keys, x), __PKV_CHECKS_8(keys, __VA_ARGS__))
+#define __PKV_CHECKS_10(keys, x, ...)					\
+	(__PKV_CHECK(keys, x), __PKV_CHECKS_9(keys, __VA_ARGS__))
+#define __PKV_CHECKS_11(keys, x, ...)					\
+	(__PKV_CHECK(keys, x), __PKV_CHECKS_10(keys, __VA_ARGS__))
+#define __PKV_CHECKS_12(keys, x, ...)					\
+	(__PKV_CHECK(keys, x), __PKV_CHECKS_11(keys, __VA_ARGS__))
+/* The static fields, up to four: (key, value), ... */
+#define __PKV_SCHECKS(...)						\
+	__PKV_PASTE(__PKV_SCHECKS_, __PKV_NPREV(__VA_ARGS__))(__VA_ARGS__)
+#define __PKV_SCHECKS_0(...)	((void)0)
+#define __PKV_SCHECKS_1(x, ...)	(__pkv_static_check x)
+#define __PKV_SCHECKS_2(x, ...)						\
+	(__pkv_static_check x, __PKV_SCHECKS_1(__VA_ARGS__))
+#define __PKV_SCHECKS_3(x, ...)						\
+	(__pkv_static_check x, __PKV_SCHECKS_2(__VA_ARGS__))
+#define __PKV_SCHECKS_4(x, ...)						\
+	(__pkv_static_check x, __PKV_SCHECKS_3(__VA_ARGS__))
+#define __PKV_SCHECKS_MANY						\
+	({ compiletime_assert(0, "printk_kv: more than four PKV_FIELD()s"); })
+#define __PKV_SCHECKS_5(...)	__PKV_SCHECKS_MANY
+#define __PKV_SCHECKS_6(...)	__PKV_SCHECKS_MANY
+#define __PKV_SCHECKS_7(...)	__PKV_SCHECKS_MANY
+#define __PKV_SCHECKS_8(...)	__PKV_SCHECKS_MANY
 
 #define __PKV_PREFIX_CHECK						\
 	compiletime_assert(!__builtin_strchr(PKV_PREFIX, '[') &&	\
@@ -459,13 +561,19 @@ static noinline __maybe_unused const char *__pkv_err_nz(char *buf,
  */
 #define KV_MSG(fmt, ...)	(fmt, ##__VA_ARGS__)
 
-/* One call: the key checks, then one emit() of the whole format. */
+/*
+ * One call: the key checks, then one emit() of the whole format. Without
+ * printk (CONFIG_PRINTK=n) the emit is compiled, so that -Wformat still
+ * checks it, and never runs: no value is rendered, no argument evaluated,
+ * as with no_printk().
+ */
 #define __PKV_CALL(emit, lvl, msg, ...)					\
 do {									\
 	__PKV_PREFIX_CHECK;						\
 	(void)__PKV_CHECKS(__VA_ARGS__);				\
-	__PKV_EMIT(emit, lvl __PKV_OPEN, __PKV_TAIL(("] "), msg, ("\n")),	\
-		   __VA_ARGS__);					\
+	if (IS_ENABLED(CONFIG_PRINTK))					\
+		__PKV_EMIT(emit, lvl __PKV_OPEN,			\
+			   __PKV_TAIL(("] "), msg, ("\n")), __VA_ARGS__); \
 } while (0)
 
 /**
@@ -560,9 +668,10 @@ do {									\
 do {									\
 	__PKV_PREFIX_CHECK;						\
 	(void)__PKV_CHECKS(__VA_ARGS__);				\
-	__PKV_EMIT_AFTER(printk, "%s" __PKV_OPEN,			\
-			 __PKV_TAIL(("] "), msg, ("%pV\n", vaf)), (kern),	\
-			 __VA_ARGS__);					\
+	if (IS_ENABLED(CONFIG_PRINTK))					\
+		__PKV_EMIT_AFTER(printk, "%s" __PKV_OPEN,		\
+				 __PKV_TAIL(("] "), msg, ("%pV\n", vaf)),	\
+				 (kern), __VA_ARGS__);			\
 } while (0)
 #endif
 
@@ -646,12 +755,17 @@ do {									\
 })
 #define __PKV_DEV_CALL(emit, level, kern, dev, msg, ...)		\
 do {									\
+	(void)__PKV_CHECKS(__VA_ARGS__);				\
+	if (IS_ENABLED(CONFIG_PRINTK))					\
+		__PKV_DEV_DO(emit, level, kern, dev, msg, __VA_ARGS__);	\
+} while (0)
+#define __PKV_DEV_DO(emit, level, kern, dev, msg, ...)			\
+({									\
 	const struct device *__pkv_dev = (dev);				\
 	const char *__pkv_drv = __pkv_dev ?				\
 		dev_driver_string(__pkv_dev) : NULL;			\
 	const char *__pkv_name = __pkv_dev ? dev_name(__pkv_dev) : NULL; \
 									\
-	(void)__PKV_CHECKS(__VA_ARGS__);				\
 	__PKV_EMIT_AFTER(emit, __PKV_BLOCK_OPEN " drv=%s dev=%s",	\
 		__PKV_TAIL(("] %s%s%s: ",				\
 			    __pkv_dev ? __pkv_drv : "(NULL device *)",	\
@@ -661,7 +775,7 @@ do {									\
 		 __pkv_str((char [PKV_STR_MAX]) { 0 }, __pkv_drv),	\
 		 __pkv_str((char [PKV_STR_MAX]) { 0 }, __pkv_name)),	\
 		__VA_ARGS__);						\
-} while (0)
+})
 
 /**
  * dev_err_kv - print a device record with typed fields
@@ -726,10 +840,15 @@ do {									\
  */
 #define __PKV_NETDEV_CALL(level, kern, ndev, msg, ...)			\
 do {									\
+	(void)__PKV_CHECKS(__VA_ARGS__);				\
+	if (IS_ENABLED(CONFIG_PRINTK))					\
+		__PKV_NETDEV_DO(level, kern, ndev, msg, __VA_ARGS__);	\
+} while (0)
+#define __PKV_NETDEV_DO(level, kern, ndev, msg, ...)			\
+({									\
 	const struct net_device *__pkv_nd = (ndev);			\
 	const struct device *__pkv_p = __pkv_nd->dev.parent;		\
 									\
-	(void)__PKV_CHECKS(__VA_ARGS__);				\
 	__PKV_EMIT_AFTER(__PKV_DEV_EMIT,				\
 		__PKV_BLOCK_OPEN " netdev=%s ifindex=%d",		\
 		__PKV_TAIL(("] %s%s%s%s%s%s: ",				\
@@ -742,7 +861,7 @@ do {									\
 		(level, kern, &__pkv_nd->dev,				\
 		 __pkv_str((char [PKV_STR_MAX]) { 0 }, netdev_name(__pkv_nd)), \
 		 __pkv_nd->ifindex), __VA_ARGS__);			\
-} while (0)
+})
 
 /**
  * netdev_err_kv - print a network device record with typed fields

@@ -11,11 +11,11 @@ trap 'rm -rf "$tmp"' EXIT
 pass=0
 fail=0
 
-# case NAME EXPECTED-ERROR-REGEX GOOD-BODY BAD-BODY [EXTRA-DEFINES]
+# case NAME EXPECTED-ERROR-REGEX GOOD-BODY BAD-BODY [BAD-DEFINES [GOOD-DEFINES]]
 case_() {
-	name=$1 want=$2 good=$3 bad=$4 defs=${5:-}
+	name=$1 want=$2 good=$3 bad=$4 defs=${5:-} gdefs=${6:-}
 	for kind in good bad; do
-		body=$good d=
+		body=$good d=$gdefs
 		[ $kind = bad ] && body=$bad d=$defs
 		cat >"$tmp/$name-$kind.c" <<EOC
 #define KBUILD_MODNAME "cf"
@@ -58,7 +58,7 @@ case_ key-reserved-device "printk_kv: key" 'pr_info_kv("m", KV_U32(devices, i))'
 case_ prefix-with-bracket "PKV_PREFIX" 'pr_info_kv("m", KV_U32(n, i))' 'pr_info_kv("m", KV_U32(n, i))' \
 	'#define PKV_PREFIX "[x] "'
 case_ key-reserved-printk-kv "printk_kv: key" 'pr_info_kv("m", KV_U32(printk_k, i))' 'pr_info_kv("m", KV_U32(printk_kv, i))'
-case_ prefix-with-percent "PKV_PREFIX" 'pr_info_kv("m", KV_U32(n, i))' 'pr_info_kv("m", KV_U32(n, i))' \
+case_ prefix-with-percent "PKV_PREFIX|more '%' conversions" 'pr_info_kv("m", KV_U32(n, i))' 'pr_info_kv("m", KV_U32(n, i))' \
 	'#define PKV_PREFIX "cf%d: "'
 case_ debug-compiled-out-still-checked "format" 'pr_debug_kv("m", KV_U32(n, i))' 'pr_debug_kv("m", KV_U32(n, u64v))'
 case_ dev-dbg-compiled-out-still-checked "format" \
@@ -78,6 +78,42 @@ case_ kv-msg-missing-arg "format" 'pr_warn_kv(KV_MSG("m %llu", u64v), KV_U32(n, 
 case_ vaf-kv-msg-wrong-type "format" \
 	'printk_kv_vaf(s, KV_MSG("e %s: ", s), (struct va_format *)0, KV_U32(n, i))' \
 	'printk_kv_vaf(s, KV_MSG("e %s: ", i), (struct va_format *)0, KV_U32(n, i))'
+
+# Each key once in a record, static fields included: printk and the readers
+# refuse a block with a key twice, so the call must not compile.
+case_ key-twice-in-call "twice in one record" 'pr_info_kv("m", KV_U32(a, i), KV_U32(b, i))' \
+	'pr_info_kv("m", KV_U32(a, i), KV_U32(b, i), KV_STR(a, s))'
+case_ key-twice-not-a-prefix "twice in one record" 'pr_info_kv("m", KV_U32(ab, i), KV_U32(a, i))' \
+	'pr_info_kv("m", KV_U32(ab, i), KV_U64_NZ(ab, u64v))'
+case_ key-of-a-static-field "twice in one record" 'pr_info_kv("m", KV_U32(subsys2, i))' \
+	'pr_info_kv("m", KV_U32(subsys, i))' \
+	'#define PKV_STATIC PKV_FIELD(subsys, x)' '#define PKV_STATIC PKV_FIELD(subsys, x)'
+case_ static-field-twice "twice in one record" 'pr_info_kv("m", KV_U32(n, i))' 'pr_info_kv("m", KV_U32(n, i))' \
+	'#define PKV_STATIC PKV_FIELD(a, x) PKV_FIELD(b, y) PKV_FIELD(a, z)' \
+	'#define PKV_STATIC PKV_FIELD(a, x) PKV_FIELD(b, y) PKV_FIELD(c, z)'
+case_ dev-key-of-a-static-field "twice in one record" 'dev_err_kv((struct device *)0, "m", KV_U32(n, i))' \
+	'dev_err_kv((struct device *)0, "m", KV_U32(layer, i))' \
+	'#define PKV_STATIC PKV_FIELD(subsys, x) PKV_FIELD(layer, y)' '#define PKV_STATIC PKV_FIELD(subsys, x) PKV_FIELD(layer, y)'
+# PKV_FIELD(): the key as a per-call key, the value a bare word.
+case_ static-value-two-words "PKV_FIELD" 'pr_info_kv("m", KV_U32(n, i))' 'pr_info_kv("m", KV_U32(n, i))' \
+	'#define PKV_STATIC PKV_FIELD(subsys, ext4 fs)' '#define PKV_STATIC PKV_FIELD(subsys, ext4-fs/1.0:a_b+c)'
+case_ static-value-quoted "PKV_FIELD" 'pr_info_kv("m", KV_U32(n, i))' 'pr_info_kv("m", KV_U32(n, i))' \
+	'#define PKV_STATIC PKV_FIELD(subsys, "ext4")' '#define PKV_STATIC PKV_FIELD(subsys, EXT4)'
+case_ static-value-bracket "PKV_FIELD" 'pr_info_kv("m", KV_U32(n, i))' 'pr_info_kv("m", KV_U32(n, i))' \
+	'#define PKV_STATIC PKV_FIELD(subsys, a]b)' '#define PKV_STATIC PKV_FIELD(subsys, ab)'
+case_ static-value-empty "PKV_FIELD" 'pr_info_kv("m", KV_U32(n, i))' 'pr_info_kv("m", KV_U32(n, i))' \
+	'#define PKV_STATIC PKV_FIELD(subsys, )' '#define PKV_STATIC PKV_FIELD(subsys, 0)'
+case_ static-key-reserved "PKV_FIELD" 'pr_info_kv("m", KV_U32(n, i))' 'pr_info_kv("m", KV_U32(n, i))' \
+	'#define PKV_STATIC PKV_FIELD(mod, x)' '#define PKV_STATIC PKV_FIELD(modx, x)'
+case_ static-key-uppercase "PKV_FIELD" 'pr_info_kv("m", KV_U32(n, i))' 'pr_info_kv("m", KV_U32(n, i))' \
+	'#define PKV_STATIC PKV_FIELD(Subsys, x)' '#define PKV_STATIC PKV_FIELD(subsys, X)'
+case_ static-checked-in-vaf "PKV_FIELD" \
+	'printk_kv_vaf(s, "e: ", (struct va_format *)0, KV_U32(n, i))' \
+	'printk_kv_vaf(s, "e: ", (struct va_format *)0, KV_U32(n, i))' \
+	'#define PKV_STATIC PKV_FIELD(subsys, a=b)' '#define PKV_STATIC PKV_FIELD(subsys, a.b)'
+case_ static-fields-five "more than four" 'pr_info_kv("m", KV_U32(n, i))' 'pr_info_kv("m", KV_U32(n, i))' \
+	'#define PKV_STATIC PKV_FIELD(a, 1) PKV_FIELD(b, 2) PKV_FIELD(c, 3) PKV_FIELD(d, 4) PKV_FIELD(e, 5)' \
+	'#define PKV_STATIC PKV_FIELD(a, 1) PKV_FIELD(b, 2) PKV_FIELD(c, 3) PKV_FIELD(d, 4)'
 
 echo "compile-fail: $pass passed, $fail failed"
 [ $fail -eq 0 ]

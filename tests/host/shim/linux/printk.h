@@ -40,6 +40,19 @@ typedef long long s64;
 #define compiletime_assert(condition, msg)				\
 	_compiletime_assert(condition, msg, __compiletime_assert_, __COUNTER__)
 
+/*
+ * include/linux/kconfig.h's IS_ENABLED(), for the one option the header
+ * asks about. PKV_SHIM_NO_PRINTK models CONFIG_PRINTK=n: printk() then
+ * must not be reached at all.
+ */
+#define IS_ENABLED(option)	__SHIM_ENABLED_##option
+#ifdef PKV_SHIM_NO_PRINTK
+#define __SHIM_ENABLED_CONFIG_PRINTK	0
+#else
+#define CONFIG_PRINTK			1
+#define __SHIM_ENABLED_CONFIG_PRINTK	1
+#endif
+
 #define __stringify_1(x...)	#x
 #define __stringify(x...)	__stringify_1(x)
 
