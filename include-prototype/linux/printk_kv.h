@@ -74,7 +74,9 @@
  * @value: bare value, one or more of [A-Za-z0-9_.:/+-]
  *
  * Example: ``#define PKV_STATIC PKV_FIELD(subsys, ext4) PKV_FIELD(layer, mb)``.
- * Both are checked where a _kv call is compiled, as per-call keys are.
+ * Key and value are checked where a _kv call is compiled, as per-call keys
+ * are; a file with pr_*() calls only has no such place, and a bad field
+ * then goes unchecked into every record (printk then refuses its block).
  */
 #define PKV_FIELD(key, value) (#key "=" #value, #key "=", #key, #value),
 
@@ -93,11 +95,14 @@
 #define __PKV_SSTRS_2(m, x, ...)	" " m x __PKV_SSTRS_1(m, __VA_ARGS__)
 #define __PKV_SSTRS_3(m, x, ...)	" " m x __PKV_SSTRS_2(m, __VA_ARGS__)
 #define __PKV_SSTRS_4(m, x, ...)	" " m x __PKV_SSTRS_3(m, __VA_ARGS__)
-/* More than four fail in __PKV_SCHECKS(), with a message. */
-#define __PKV_SSTRS_5(m, ...)	""
-#define __PKV_SSTRS_6(m, ...)	""
-#define __PKV_SSTRS_7(m, ...)	""
-#define __PKV_SSTRS_8(m, ...)	""
+/* More than four: an error wherever the block is used, pr_*() included. */
+#define __PKV_SSTRS_5(m, ...)	__pkv_more_than_four_static_fields
+#define __PKV_SSTRS_6(m, ...)	__pkv_more_than_four_static_fields
+#define __PKV_SSTRS_7(m, ...)	__pkv_more_than_four_static_fields
+#define __PKV_SSTRS_8(m, ...)	__pkv_more_than_four_static_fields
+#define __PKV_SSTRS_9(m, ...)	__pkv_more_than_four_static_fields
+#define __PKV_SSTRS_10(m, ...)	__pkv_more_than_four_static_fields
+#define __PKV_SSTRS_11(m, ...)	__pkv_more_than_four_static_fields
 #define __PKV_STATIC_STR	__PKV_STATIC_STRS(__PKV_FIELD_STR, PKV_STATIC)
 #define __PKV_STATIC_KEYS	__PKV_STATIC_STRS(__PKV_FIELD_KEY, PKV_STATIC)
 
@@ -116,7 +121,9 @@
 #define pr_fmt(fmt) __PKV_OPEN "] " fmt
 
 /*
- * Per-call items are (key, format fragment, argument) triples. A call's
+ * Per-call items are (key, format fragment, argument) triples, the key a
+ * string: stringified as written, so that a key which is also a macro name
+ * is checked and printed as the same word. A call's
  * format and argument list are built by a chain of single macro calls,
  * __PKV_BUILD_<n>(emit, format so far, tail, (arguments so far), items...),
  * each moving one item's fragment into the format and its argument into
@@ -271,16 +278,16 @@
 	 __builtin_strcmp(ks, "subsystem") &&				\
 	 __builtin_strcmp(ks, "device") &&				\
 	 __builtin_strcmp(ks, "printk_kv"))
-/* @keys holds " key=": no second one after the first. */
+/* @keys holds " key=" for each key: no second " @k=" after the first. */
 #define __PKV_KEY_ONCE(keys, k)						\
-	(!__builtin_strstr(__builtin_strstr(keys, " " #k "=") + 1,	\
-			   " " #k "="))
+	(!__builtin_strstr(__builtin_strstr(keys, " " k "=") + 1,	\
+			   " " k "="))
 #define __pkv_check(keys, k, f, a)					\
 	({								\
-		compiletime_assert(__PKV_KEY_OK(#k),			\
-			"printk_kv: key '" #k "' is reserved or not [a-z][a-z0-9_]*"); \
+		compiletime_assert(__PKV_KEY_OK(k),			\
+			"printk_kv: key '" k "' is reserved or not [a-z][a-z0-9_]*"); \
 		compiletime_assert(__PKV_KEY_ONCE(keys, k),		\
-			"printk_kv: key '" #k "' twice in one record");	\
+			"printk_kv: key '" k "' twice in one record");	\
 	})
 #define __PKV_VALUE_CHARS						\
 	__PKV_LOWER "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.:/+-"
@@ -293,12 +300,10 @@
 			"printk_kv: PKV_FIELD(" k ", " v "): key "	\
 			"reserved or not [a-z][a-z0-9_]*, or value "	\
 			"not [A-Za-z0-9_.:/+-]+");			\
-		compiletime_assert(!__builtin_strstr(			\
-			__builtin_strstr(__PKV_STATIC_KEYS, " " ke) + 1,	\
-			" " ke),					\
+		compiletime_assert(__PKV_KEY_ONCE(__PKV_STATIC_KEYS, k), \
 			"printk_kv: key '" k "' twice in one record");	\
 	})
-#define __PKV_CALL_KEY(k, f, a)	#k "="
+#define __PKV_CALL_KEY(k, f, a)	k "="
 #define __PKV_CALL_KEYS(...)						\
 	__PKV_PASTE(__PKV_CKEYS_, __PKV_NARGS(__VA_ARGS__))(__VA_ARGS__)
 #define __PKV_CKEYS_1(x)	" " __PKV_CALL_KEY x
@@ -349,7 +354,7 @@
 	(__PKV_CHECK(keys, x), __PKV_CHECKS_10(keys, __VA_ARGS__))
 #define __PKV_CHECKS_12(keys, x, ...)					\
 	(__PKV_CHECK(keys, x), __PKV_CHECKS_11(keys, __VA_ARGS__))
-/* The static fields, up to four: (key, value), ... */
+/* The static fields, up to four: (field, key=, key, value), ... */
 #define __PKV_SCHECKS(...)						\
 	__PKV_PASTE(__PKV_SCHECKS_, __PKV_NPREV(__VA_ARGS__))(__VA_ARGS__)
 #define __PKV_SCHECKS_0(...)	((void)0)
@@ -360,12 +365,14 @@
 	(__pkv_static_check x, __PKV_SCHECKS_2(__VA_ARGS__))
 #define __PKV_SCHECKS_4(x, ...)						\
 	(__pkv_static_check x, __PKV_SCHECKS_3(__VA_ARGS__))
-#define __PKV_SCHECKS_MANY						\
-	({ compiletime_assert(0, "printk_kv: more than four PKV_FIELD()s"); })
+#define __PKV_SCHECKS_MANY	((void)0)
 #define __PKV_SCHECKS_5(...)	__PKV_SCHECKS_MANY
 #define __PKV_SCHECKS_6(...)	__PKV_SCHECKS_MANY
 #define __PKV_SCHECKS_7(...)	__PKV_SCHECKS_MANY
 #define __PKV_SCHECKS_8(...)	__PKV_SCHECKS_MANY
+#define __PKV_SCHECKS_9(...)	__PKV_SCHECKS_MANY
+#define __PKV_SCHECKS_10(...)	__PKV_SCHECKS_MANY
+#define __PKV_SCHECKS_11(...)	__PKV_SCHECKS_MANY
 
 #define __PKV_PREFIX_CHECK						\
 	compiletime_assert(!__builtin_strchr(PKV_PREFIX, '[') &&	\
@@ -473,43 +480,43 @@ static noinline __maybe_unused const char *__pkv_err_nz(char *buf,
  * @key: field name, [a-z][a-z0-9_]*
  * @v: value; -Wformat rejects a wider type
  */
-#define KV_U32(key, v)		(key, " " #key "=%u", (v))
+#define KV_U32(key, v)		(#key, " " #key "=%u", (v))
 /**
  * KV_S32 - a signed 32-bit field, in decimal
  * @key: field name
  * @v: value
  */
-#define KV_S32(key, v)		(key, " " #key "=%d", (v))
+#define KV_S32(key, v)		(#key, " " #key "=%d", (v))
 /**
  * KV_U64 - an unsigned 64-bit field, in decimal
  * @key: field name
  * @v: value of type u64 (unsigned long long)
  */
-#define KV_U64(key, v)		(key, " " #key "=%llu", (v))
+#define KV_U64(key, v)		(#key, " " #key "=%llu", (v))
 /**
  * KV_S64 - a signed 64-bit field, in decimal
  * @key: field name
  * @v: value of type s64 (long long)
  */
-#define KV_S64(key, v)		(key, " " #key "=%lld", (v))
+#define KV_S64(key, v)		(#key, " " #key "=%lld", (v))
 /**
  * KV_HEX - an unsigned 32-bit field, in hexadecimal (0x1f)
  * @key: field name
  * @v: value
  */
-#define KV_HEX(key, v)		(key, " " #key "=0x%x", (v))
+#define KV_HEX(key, v)		(#key, " " #key "=0x%x", (v))
 /**
  * KV_HEX64 - an unsigned 64-bit field, in hexadecimal
  * @key: field name
  * @v: value of type u64
  */
-#define KV_HEX64(key, v)	(key, " " #key "=0x%llx", (v))
+#define KV_HEX64(key, v)	(#key, " " #key "=0x%llx", (v))
 /**
  * KV_BOOL - a boolean field, true or false
  * @key: field name
  * @v: any scalar; non-zero is true
  */
-#define KV_BOOL(key, v)		(key, " " #key "=%s", (v) ? "true" : "false")
+#define KV_BOOL(key, v)		(#key, " " #key "=%s", (v) ? "true" : "false")
 /**
  * KV_STR - a string field, quoted and escaped (see __pkv_str())
  * @key: field name
@@ -518,14 +525,14 @@ static noinline __maybe_unused const char *__pkv_err_nz(char *buf,
  * Uses PKV_STR_MAX bytes of stack in the calling block.
  */
 #define KV_STR(key, s)							\
-	(key, " " #key "=%s", __pkv_str((char [PKV_STR_MAX]) { 0 }, (s)))
+	(#key, " " #key "=%s", __pkv_str((char [PKV_STR_MAX]) { 0 }, (s)))
 /**
  * KV_ERR - an errno field, rendered symbolically (-EINVAL)
  * @key: field name
  * @err: int, a negative errno; 0 and other values print in decimal
  */
 #define KV_ERR(key, err)						\
-	(key, " " #key "=%s", __pkv_err((char [PKV_ERR_MAX]) { 0 }, (err)))
+	(#key, " " #key "=%s", __pkv_err((char [PKV_ERR_MAX]) { 0 }, (err)))
 
 /**
  * KV_U64_NZ - an unsigned 64-bit field, present only when non-zero
@@ -537,14 +544,14 @@ static noinline __maybe_unused const char *__pkv_err_nz(char *buf,
  * stack) and printed through "%s", so printk index shows "%s" in its place.
  */
 #define KV_U64_NZ(key, v)						\
-	(key, "%s", __pkv_u64_nz((char [PKV_OPT_MAX]) { 0 }, #key, (v)))
+	(#key, "%s", __pkv_u64_nz((char [PKV_OPT_MAX]) { 0 }, #key, (v)))
 /**
  * KV_ERR_NZ - an errno field, present only when non-zero
  * @key: field name
  * @err: int, a negative errno; 0 leaves the field out
  */
 #define KV_ERR_NZ(key, err)						\
-	(key, "%s", __pkv_err_nz((char [PKV_OPT_MAX]) { 0 }, #key, (err)))
+	(#key, "%s", __pkv_err_nz((char [PKV_OPT_MAX]) { 0 }, #key, (err)))
 
 /**
  * KV_MSG - a message with printf-style arguments, for a _kv call's @msg
@@ -587,6 +594,8 @@ do {									\
  * are alike: pr_alert_kv(), pr_crit_kv(), pr_err_kv(), pr_warn_kv(),
  * pr_notice_kv(), pr_info_kv(), pr_debug_kv(); each has an _once and a
  * _ratelimited form that behave as printk_once() and printk_ratelimited().
+ * Under CONFIG_PRINTK=n the call is compiled and checked, and nothing of
+ * it runs: unlike pr_err()'s, its arguments are not evaluated.
  */
 #define pr_emerg_kv(msg, ...)	__PKV_CALL(printk, KERN_EMERG, msg, __VA_ARGS__)
 #define pr_alert_kv(msg, ...)	__PKV_CALL(printk, KERN_ALERT, msg, __VA_ARGS__)

@@ -111,9 +111,25 @@ case_ static-checked-in-vaf "PKV_FIELD" \
 	'printk_kv_vaf(s, "e: ", (struct va_format *)0, KV_U32(n, i))' \
 	'printk_kv_vaf(s, "e: ", (struct va_format *)0, KV_U32(n, i))' \
 	'#define PKV_STATIC PKV_FIELD(subsys, a=b)' '#define PKV_STATIC PKV_FIELD(subsys, a.b)'
-case_ static-fields-five "more than four" 'pr_info_kv("m", KV_U32(n, i))' 'pr_info_kv("m", KV_U32(n, i))' \
+case_ static-fields-five "more_than_four" 'pr_info_kv("m", KV_U32(n, i))' 'pr_info_kv("m", KV_U32(n, i))' \
 	'#define PKV_STATIC PKV_FIELD(a, 1) PKV_FIELD(b, 2) PKV_FIELD(c, 3) PKV_FIELD(d, 4) PKV_FIELD(e, 5)' \
 	'#define PKV_STATIC PKV_FIELD(a, 1) PKV_FIELD(b, 2) PKV_FIELD(c, 3) PKV_FIELD(d, 4)'
+
+case_ static-fields-five-plain-pr "more_than_four" 'pr_info("m")' 'pr_info("m")' \
+	'#define PKV_STATIC PKV_FIELD(a, 1) PKV_FIELD(b, 2) PKV_FIELD(c, 3) PKV_FIELD(d, 4) PKV_FIELD(e, 5)' \
+	'#define PKV_STATIC PKV_FIELD(a, 1) PKV_FIELD(b, 2) PKV_FIELD(c, 3) PKV_FIELD(d, 4)'
+case_ vaf-key-of-a-static-field "twice in one record" \
+	'printk_kv_vaf(s, "e: ", (struct va_format *)0, KV_U32(n, i))' \
+	'printk_kv_vaf(s, "e: ", (struct va_format *)0, KV_U32(subsys, i))' \
+	'#define PKV_STATIC PKV_FIELD(subsys, x)' '#define PKV_STATIC PKV_FIELD(subsys, x)'
+case_ netdev-key-twice "twice in one record" \
+	'netdev_err_kv((struct net_device *)0, "m", KV_U32(n, i), KV_U32(q, i))' \
+	'netdev_err_kv((struct net_device *)0, "m", KV_U32(q, i), KV_U32(q, i))'
+# A key is the word as written, even when it is also a macro name.
+case_ key-that-is-a-macro "twice in one record" \
+	'pr_info_kv("m", KV_U32(foo, i), KV_U32(bar, i))' 'pr_info_kv("m", KV_U32(foo, i))' \
+	'#define PKV_STATIC PKV_FIELD(foo, a)
+#define foo bar' '#define foo bar'
 
 echo "compile-fail: $pass passed, $fail failed"
 [ $fail -eq 0 ]
