@@ -71,23 +71,22 @@
 /**
  * PKV_FIELD - a static field for PKV_STATIC
  * @key: field name, [a-z][a-z0-9_]*, as a per-call item's
- * @value: bare value, one or more of [A-Za-z0-9_.:/+-]
+ * @value: bare value, 1 to 32 of [A-Za-z0-9_.:/+-]
  *
  * Example: ``#define PKV_STATIC PKV_FIELD(subsys, ext4) PKV_FIELD(layer, mb)``.
  * Key and value are checked where a _kv call is compiled, as per-call keys
  * are; a file with pr_*() calls only has no such place, and a bad field
  * then goes unchecked into every record (printk then refuses its block).
  */
-#define PKV_FIELD(key, value) (#key "=" #value, #key "=", #key, #value),
+#define PKV_FIELD(key, value) (#key "=" #value, #key, #value),
 
 /*
- * PKV_STATIC is a list of fields, each a group (field, key with '=', key,
- * value) of strings and a comma. __PKV_STATIC_STRS(m, PKV_STATIC) gives
- * " " m(group) for each: the static part of the block, or the static keys
- * as " key=".
+ * PKV_STATIC is a list of fields, each a group (field, key, value) of
+ * strings and a comma. __PKV_STATIC_STRS(m, PKV_STATIC) gives " " m(group)
+ * for each: the static part of the block.
  */
-#define __PKV_FIELD_STR(f, ke, k, v)	f
-#define __PKV_FIELD_KEY(f, ke, k, v)	ke
+#define __PKV_FIELD_STR(f, k, v)	f
+#define __PKV_FIELD_KEY(f, k, v)	k
 #define __PKV_STATIC_STRS(m, ...)					\
 	__PKV_PASTE(__PKV_SSTRS_, __PKV_NPREV(__VA_ARGS__))(m, __VA_ARGS__)
 #define __PKV_SSTRS_0(m, ...)	""
@@ -104,7 +103,6 @@
 #define __PKV_SSTRS_10(m, ...)	__pkv_more_than_four_static_fields
 #define __PKV_SSTRS_11(m, ...)	__pkv_more_than_four_static_fields
 #define __PKV_STATIC_STR	__PKV_STATIC_STRS(__PKV_FIELD_STR, PKV_STATIC)
-#define __PKV_STATIC_KEYS	__PKV_STATIC_STRS(__PKV_FIELD_KEY, PKV_STATIC)
 
 /*
  * The block opening: marker, module, static fields. The call site is not
@@ -264,13 +262,28 @@
  * writes itself, that journald reserves, or "src", which readers give the
  * call site they find in printk index; and each key once in the record,
  * static fields included, since printk and readers refuse a block with a
- * key twice. @keys is " key=" for every key of the record.
+ * key twice. The checks only index and compare string literals, which gcc
+ * and clang fold in their front end, also under -ffreestanding.
  */
 #define __PKV_LOWER	"abcdefghijklmnopqrstuvwxyz"
+/* Byte @i of literal @s is in @set, or @s is shorter. */
+#define __PKV_CH(s, i, set)						\
+	(sizeof(s) - 1 <= (i) ||					\
+	 __builtin_strchr(set, (s)[(i) < sizeof(s) ? (i) : 0]))
+/* Bytes @i to @i + 7 of @s. */
+#define __PKV_CH8(s, i, set)						\
+	(__PKV_CH(s, i, set) && __PKV_CH(s, i + 1, set) &&		\
+	 __PKV_CH(s, i + 2, set) && __PKV_CH(s, i + 3, set) &&		\
+	 __PKV_CH(s, i + 4, set) && __PKV_CH(s, i + 5, set) &&		\
+	 __PKV_CH(s, i + 6, set) && __PKV_CH(s, i + 7, set))
+#define __PKV_KEYSET	__PKV_LOWER "0123456789_"
+/* [a-z][a-z0-9_]*: bytes 0 to 32; a longer key fails on its length. */
+#define __PKV_KEY_CHARS(ks)						\
+	(__PKV_CH(ks, 0, __PKV_LOWER) && __PKV_CH8(ks, 1, __PKV_KEYSET) && \
+	 __PKV_CH8(ks, 9, __PKV_KEYSET) && __PKV_CH8(ks, 17, __PKV_KEYSET) && \
+	 __PKV_CH8(ks, 25, __PKV_KEYSET))
 #define __PKV_KEY_OK(ks)						\
-	(sizeof(ks) <= 33 &&						\
-	 __builtin_strspn(ks, __PKV_LOWER) >= 1 &&			\
-	 __builtin_strspn(ks, __PKV_LOWER "0123456789_") == sizeof(ks) - 1 && \
+	(sizeof(ks) > 1 && sizeof(ks) <= 33 && __PKV_KEY_CHARS(ks) &&	\
 	 __builtin_strcmp(ks, "mod") && __builtin_strcmp(ks, "src") &&	\
 	 __builtin_strcmp(ks, "drv") && __builtin_strcmp(ks, "dev") &&	\
 	 __builtin_strcmp(ks, "netdev") &&				\
@@ -278,101 +291,140 @@
 	 __builtin_strcmp(ks, "subsystem") &&				\
 	 __builtin_strcmp(ks, "device") &&				\
 	 __builtin_strcmp(ks, "printk_kv"))
-/* @keys holds " key=" for each key: no second " @k=" after the first. */
-#define __PKV_KEY_ONCE(keys, k)						\
-	(!__builtin_strstr(__builtin_strstr(keys, " " k "=") + 1,	\
-			   " " k "="))
-#define __pkv_check(keys, k, f, a)					\
+#define __PKV_VALUE_CHARSET						\
+	__PKV_LOWER "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.:/+-"
+/* A static value: [A-Za-z0-9_.:/+-], bytes 0 to 31. */
+#define __PKV_VALUE_CHARS(vs)						\
+	(__PKV_CH8(vs, 0, __PKV_VALUE_CHARSET) &&			\
+	 __PKV_CH8(vs, 8, __PKV_VALUE_CHARSET) &&			\
+	 __PKV_CH8(vs, 16, __PKV_VALUE_CHARSET) &&			\
+	 __PKV_CH8(vs, 24, __PKV_VALUE_CHARSET))
+#define __PKV_VALUE_OK(vs)						\
+	(sizeof(vs) > 1 && sizeof(vs) <= 33 && __PKV_VALUE_CHARS(vs))
+
+/*
+ * Key @k differs from the key of each item (key, fragment, argument) after
+ * it, and from each static field's.
+ */
+#define __PKV_ITEM_KEY(k, f, a)	k
+#define __PKV_NE_1(k, y)	__builtin_strcmp(k, __PKV_ITEM_KEY y)
+#define __PKV_NE_2(k, y, ...)						\
+	(__builtin_strcmp(k, __PKV_ITEM_KEY y) && __PKV_NE_1(k, __VA_ARGS__))
+#define __PKV_NE_3(k, y, ...)						\
+	(__builtin_strcmp(k, __PKV_ITEM_KEY y) && __PKV_NE_2(k, __VA_ARGS__))
+#define __PKV_NE_4(k, y, ...)						\
+	(__builtin_strcmp(k, __PKV_ITEM_KEY y) && __PKV_NE_3(k, __VA_ARGS__))
+#define __PKV_NE_5(k, y, ...)						\
+	(__builtin_strcmp(k, __PKV_ITEM_KEY y) && __PKV_NE_4(k, __VA_ARGS__))
+#define __PKV_NE_6(k, y, ...)						\
+	(__builtin_strcmp(k, __PKV_ITEM_KEY y) && __PKV_NE_5(k, __VA_ARGS__))
+#define __PKV_NE_7(k, y, ...)						\
+	(__builtin_strcmp(k, __PKV_ITEM_KEY y) && __PKV_NE_6(k, __VA_ARGS__))
+#define __PKV_NE_8(k, y, ...)						\
+	(__builtin_strcmp(k, __PKV_ITEM_KEY y) && __PKV_NE_7(k, __VA_ARGS__))
+#define __PKV_NE_9(k, y, ...)						\
+	(__builtin_strcmp(k, __PKV_ITEM_KEY y) && __PKV_NE_8(k, __VA_ARGS__))
+#define __PKV_NE_10(k, y, ...)						\
+	(__builtin_strcmp(k, __PKV_ITEM_KEY y) && __PKV_NE_9(k, __VA_ARGS__))
+#define __PKV_NE_11(k, y, ...)						\
+	(__builtin_strcmp(k, __PKV_ITEM_KEY y) && __PKV_NE_10(k, __VA_ARGS__))
+#define __PKV_STATIC_NE(k, ...)						\
+	__PKV_PASTE(__PKV_SNE_, __PKV_NPREV(__VA_ARGS__))(k, __VA_ARGS__)
+#define __PKV_SNE_0(k, ...)	1
+#define __PKV_SNE_1(k, g, ...)	__builtin_strcmp(k, __PKV_FIELD_KEY g)
+#define __PKV_SNE_2(k, g, ...)						\
+	(__builtin_strcmp(k, __PKV_FIELD_KEY g) && __PKV_SNE_1(k, __VA_ARGS__))
+#define __PKV_SNE_3(k, g, ...)						\
+	(__builtin_strcmp(k, __PKV_FIELD_KEY g) && __PKV_SNE_2(k, __VA_ARGS__))
+#define __PKV_SNE_4(k, g, ...)						\
+	(__builtin_strcmp(k, __PKV_FIELD_KEY g) && __PKV_SNE_3(k, __VA_ARGS__))
+#define __PKV_SNE_5(k, ...)	1
+#define __PKV_SNE_6(k, ...)	1
+#define __PKV_SNE_7(k, ...)	1
+#define __PKV_SNE_8(k, ...)	1
+#define __PKV_SNE_9(k, ...)	1
+#define __PKV_SNE_10(k, ...)	1
+#define __PKV_SNE_11(k, ...)	1
+#define __pkv_key_check(k, once)					\
 	({								\
 		compiletime_assert(__PKV_KEY_OK(k),			\
 			"printk_kv: key '" k "' is reserved or not [a-z][a-z0-9_]*"); \
-		compiletime_assert(__PKV_KEY_ONCE(keys, k),		\
+		compiletime_assert(once,				\
 			"printk_kv: key '" k "' twice in one record");	\
 	})
-#define __PKV_VALUE_CHARS						\
-	__PKV_LOWER "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.:/+-"
-/* A static field: its key, its value, its key once among the static ones. */
-#define __pkv_static_check(f, ke, k, v)					\
+/* An item, then the items after it. */
+#define __PKV_CHECK(x, ...)	__PKV_CHECK_(__PKV_UNPACK x, __VA_ARGS__)
+#define __PKV_CHECK_(...)	__PKV_CHECK__(__VA_ARGS__)
+#define __PKV_CHECK__(k, f, a, ...)					\
+	__pkv_key_check(k, __PKV_STATIC_NE(k, PKV_STATIC) &&		\
+			__PKV_NE(k, __VA_ARGS__))
+#define __PKV_NE(k, ...)						\
+	__PKV_PASTE(__PKV_NE_, __PKV_NARGS(__VA_ARGS__))(k, __VA_ARGS__)
+#define __PKV_LAST(x)		__PKV_LAST_(__PKV_UNPACK x)
+#define __PKV_LAST_(...)	__PKV_LAST__(__VA_ARGS__)
+#define __PKV_LAST__(k, f, a)						\
+	__pkv_key_check(k, __PKV_STATIC_NE(k, PKV_STATIC))
+
+/* The static fields' checks, then each item's. */
+#define __PKV_CHECKS(...)						\
+	(__PKV_SCHECKS(PKV_STATIC),					\
+	 __PKV_PASTE(__PKV_CHECKS_, __PKV_NARGS(__VA_ARGS__))(__VA_ARGS__))
+#define __PKV_CHECKS_1(x)	__PKV_LAST(x)
+#define __PKV_CHECKS_2(x, ...)						\
+	(__PKV_CHECK(x, __VA_ARGS__), __PKV_CHECKS_1(__VA_ARGS__))
+#define __PKV_CHECKS_3(x, ...)						\
+	(__PKV_CHECK(x, __VA_ARGS__), __PKV_CHECKS_2(__VA_ARGS__))
+#define __PKV_CHECKS_4(x, ...)						\
+	(__PKV_CHECK(x, __VA_ARGS__), __PKV_CHECKS_3(__VA_ARGS__))
+#define __PKV_CHECKS_5(x, ...)						\
+	(__PKV_CHECK(x, __VA_ARGS__), __PKV_CHECKS_4(__VA_ARGS__))
+#define __PKV_CHECKS_6(x, ...)						\
+	(__PKV_CHECK(x, __VA_ARGS__), __PKV_CHECKS_5(__VA_ARGS__))
+#define __PKV_CHECKS_7(x, ...)						\
+	(__PKV_CHECK(x, __VA_ARGS__), __PKV_CHECKS_6(__VA_ARGS__))
+#define __PKV_CHECKS_8(x, ...)						\
+	(__PKV_CHECK(x, __VA_ARGS__), __PKV_CHECKS_7(__VA_ARGS__))
+#define __PKV_CHECKS_9(x, ...)						\
+	(__PKV_CHECK(x, __VA_ARGS__), __PKV_CHECKS_8(__VA_ARGS__))
+#define __PKV_CHECKS_10(x, ...)						\
+	(__PKV_CHECK(x, __VA_ARGS__), __PKV_CHECKS_9(__VA_ARGS__))
+#define __PKV_CHECKS_11(x, ...)						\
+	(__PKV_CHECK(x, __VA_ARGS__), __PKV_CHECKS_10(__VA_ARGS__))
+#define __PKV_CHECKS_12(x, ...)						\
+	(__PKV_CHECK(x, __VA_ARGS__), __PKV_CHECKS_11(__VA_ARGS__))
+
+/* A static field (field, key, value): its key, its value, its key once. */
+#define __pkv_static_check(g, ...)					\
+	__pkv_static_check_(__PKV_UNPACK g, __VA_ARGS__)
+#define __pkv_static_check_(...)	__pkv_static_check__(__VA_ARGS__)
+#define __pkv_static_check__(f, k, v, ...)				\
 	({								\
-		compiletime_assert(__PKV_KEY_OK(k) && sizeof(v) > 1 &&	\
-			__builtin_strspn(v, __PKV_VALUE_CHARS) ==	\
-				sizeof(v) - 1,				\
+		compiletime_assert(__PKV_KEY_OK(k) && __PKV_VALUE_OK(v), \
 			"printk_kv: PKV_FIELD(" k ", " v "): key "	\
 			"reserved or not [a-z][a-z0-9_]*, or value "	\
-			"not [A-Za-z0-9_.:/+-]+");			\
-		compiletime_assert(__PKV_KEY_ONCE(__PKV_STATIC_KEYS, k), \
+			"not [A-Za-z0-9_.:/+-]{1,32}");			\
+		compiletime_assert(__PKV_STATIC_NE(k, __VA_ARGS__),	\
 			"printk_kv: key '" k "' twice in one record");	\
 	})
-#define __PKV_CALL_KEY(k, f, a)	k "="
-#define __PKV_CALL_KEYS(...)						\
-	__PKV_PASTE(__PKV_CKEYS_, __PKV_NARGS(__VA_ARGS__))(__VA_ARGS__)
-#define __PKV_CKEYS_1(x)	" " __PKV_CALL_KEY x
-#define __PKV_CKEYS_2(x, ...)	" " __PKV_CALL_KEY x __PKV_CKEYS_1(__VA_ARGS__)
-#define __PKV_CKEYS_3(x, ...)	" " __PKV_CALL_KEY x __PKV_CKEYS_2(__VA_ARGS__)
-#define __PKV_CKEYS_4(x, ...)	" " __PKV_CALL_KEY x __PKV_CKEYS_3(__VA_ARGS__)
-#define __PKV_CKEYS_5(x, ...)	" " __PKV_CALL_KEY x __PKV_CKEYS_4(__VA_ARGS__)
-#define __PKV_CKEYS_6(x, ...)	" " __PKV_CALL_KEY x __PKV_CKEYS_5(__VA_ARGS__)
-#define __PKV_CKEYS_7(x, ...)	" " __PKV_CALL_KEY x __PKV_CKEYS_6(__VA_ARGS__)
-#define __PKV_CKEYS_8(x, ...)	" " __PKV_CALL_KEY x __PKV_CKEYS_7(__VA_ARGS__)
-#define __PKV_CKEYS_9(x, ...)	" " __PKV_CALL_KEY x __PKV_CKEYS_8(__VA_ARGS__)
-#define __PKV_CKEYS_10(x, ...)	" " __PKV_CALL_KEY x __PKV_CKEYS_9(__VA_ARGS__)
-#define __PKV_CKEYS_11(x, ...)	" " __PKV_CALL_KEY x __PKV_CKEYS_10(__VA_ARGS__)
-#define __PKV_CKEYS_12(x, ...)	" " __PKV_CALL_KEY x __PKV_CKEYS_11(__VA_ARGS__)
-
-/*
- * The static fields' checks, then each item's against all the keys of the
- * record, static and per-call.
- */
-#define __PKV_CHECKS(...)						\
-	__PKV_CHECK_ALL(__PKV_STATIC_KEYS __PKV_CALL_KEYS(__VA_ARGS__),	\
-			__VA_ARGS__)
-#define __PKV_CHECK_ALL(keys, ...)					\
-	(__PKV_SCHECKS(PKV_STATIC),					\
-	 __PKV_PASTE(__PKV_CHECKS_, __PKV_NARGS(__VA_ARGS__))(keys, __VA_ARGS__))
-#define __PKV_CHECK(keys, x)	__PKV_CHECK_(keys, __PKV_UNPACK x)
-#define __PKV_CHECK_(...)	__pkv_check(__VA_ARGS__)
-#define __PKV_CHECKS_1(keys, x)	__PKV_CHECK(keys, x)
-#define __PKV_CHECKS_2(keys, x, ...)					\
-	(__PKV_CHECK(keys, x), __PKV_CHECKS_1(keys, __VA_ARGS__))
-#define __PKV_CHECKS_3(keys, x, ...)					\
-	(__PKV_CHECK(keys, x), __PKV_CHECKS_2(keys, __VA_ARGS__))
-#define __PKV_CHECKS_4(keys, x, ...)					\
-	(__PKV_CHECK(keys, x), __PKV_CHECKS_3(keys, __VA_ARGS__))
-#define __PKV_CHECKS_5(keys, x, ...)					\
-	(__PKV_CHECK(keys, x), __PKV_CHECKS_4(keys, __VA_ARGS__))
-#define __PKV_CHECKS_6(keys, x, ...)					\
-	(__PKV_CHECK(keys, x), __PKV_CHECKS_5(keys, __VA_ARGS__))
-#define __PKV_CHECKS_7(keys, x, ...)					\
-	(__PKV_CHECK(keys, x), __PKV_CHECKS_6(keys, __VA_ARGS__))
-#define __PKV_CHECKS_8(keys, x, ...)					\
-	(__PKV_CHECK(keys, x), __PKV_CHECKS_7(keys, __VA_ARGS__))
-#define __PKV_CHECKS_9(keys, x, ...)					\
-	(__PKV_CHECK(keys, x), __PKV_CHECKS_8(keys, __VA_ARGS__))
-#define __PKV_CHECKS_10(keys, x, ...)					\
-	(__PKV_CHECK(keys, x), __PKV_CHECKS_9(keys, __VA_ARGS__))
-#define __PKV_CHECKS_11(keys, x, ...)					\
-	(__PKV_CHECK(keys, x), __PKV_CHECKS_10(keys, __VA_ARGS__))
-#define __PKV_CHECKS_12(keys, x, ...)					\
-	(__PKV_CHECK(keys, x), __PKV_CHECKS_11(keys, __VA_ARGS__))
-/* The static fields, up to four: (field, key=, key, value), ... */
+/* The static fields, up to four: (field, key, value), ... */
 #define __PKV_SCHECKS(...)						\
 	__PKV_PASTE(__PKV_SCHECKS_, __PKV_NPREV(__VA_ARGS__))(__VA_ARGS__)
 #define __PKV_SCHECKS_0(...)	((void)0)
-#define __PKV_SCHECKS_1(x, ...)	(__pkv_static_check x)
-#define __PKV_SCHECKS_2(x, ...)						\
-	(__pkv_static_check x, __PKV_SCHECKS_1(__VA_ARGS__))
-#define __PKV_SCHECKS_3(x, ...)						\
-	(__pkv_static_check x, __PKV_SCHECKS_2(__VA_ARGS__))
-#define __PKV_SCHECKS_4(x, ...)						\
-	(__pkv_static_check x, __PKV_SCHECKS_3(__VA_ARGS__))
-#define __PKV_SCHECKS_MANY	((void)0)
-#define __PKV_SCHECKS_5(...)	__PKV_SCHECKS_MANY
-#define __PKV_SCHECKS_6(...)	__PKV_SCHECKS_MANY
-#define __PKV_SCHECKS_7(...)	__PKV_SCHECKS_MANY
-#define __PKV_SCHECKS_8(...)	__PKV_SCHECKS_MANY
-#define __PKV_SCHECKS_9(...)	__PKV_SCHECKS_MANY
-#define __PKV_SCHECKS_10(...)	__PKV_SCHECKS_MANY
-#define __PKV_SCHECKS_11(...)	__PKV_SCHECKS_MANY
+#define __PKV_SCHECKS_1(g, ...)	(__pkv_static_check(g, __VA_ARGS__))
+#define __PKV_SCHECKS_2(g, ...)						\
+	(__pkv_static_check(g, __VA_ARGS__), __PKV_SCHECKS_1(__VA_ARGS__))
+#define __PKV_SCHECKS_3(g, ...)						\
+	(__pkv_static_check(g, __VA_ARGS__), __PKV_SCHECKS_2(__VA_ARGS__))
+#define __PKV_SCHECKS_4(g, ...)						\
+	(__pkv_static_check(g, __VA_ARGS__), __PKV_SCHECKS_3(__VA_ARGS__))
+/* More than four fail in __PKV_STATIC_STRS(), with a name that says so. */
+#define __PKV_SCHECKS_5(...)	((void)0)
+#define __PKV_SCHECKS_6(...)	((void)0)
+#define __PKV_SCHECKS_7(...)	((void)0)
+#define __PKV_SCHECKS_8(...)	((void)0)
+#define __PKV_SCHECKS_9(...)	((void)0)
+#define __PKV_SCHECKS_10(...)	((void)0)
+#define __PKV_SCHECKS_11(...)	((void)0)
 
 #define __PKV_PREFIX_CHECK						\
 	compiletime_assert(!__builtin_strchr(PKV_PREFIX, '[') &&	\

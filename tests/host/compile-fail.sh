@@ -1,11 +1,13 @@
 #!/bin/sh
-# compile-fail.sh CC TOP: misuses of printk_kv.h must not compile, and the same
+# compile-fail.sh CC TOP [CFLAGS]: misuses of printk_kv.h must not compile, and the same
 # snippet written correctly must, so a broken harness cannot pass by accident.
 # -Werror as the kernel's CONFIG_WERROR: -Wformat finds the numeric types,
 # -Wint-conversion a non-string given to KV_STR().
 set -u
 cc=$1
 top=$2
+# CFLAGS: words added to every compile, as x86-32's -ffreestanding.
+cflags=${3:-}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 pass=0
@@ -28,7 +30,8 @@ void f(unsigned long long u64v, int i, const char *s)
 	$body;
 }
 EOC
-		"$cc" -std=gnu11 -O2 -Wall -Werror -c -I"$top/tests/host/shim" \
+		# shellcheck disable=SC2086 # CFLAGS are words
+		"$cc" -std=gnu11 -O2 -Wall -Werror $cflags -c -I"$top/tests/host/shim" \
 			-I"$top/include-prototype" "$tmp/$name-$kind.c" -o "$tmp/o.o" \
 			>"$tmp/$name-$kind.log" 2>&1
 		rc=$?
