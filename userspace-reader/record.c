@@ -41,8 +41,12 @@ int pkv_record_new(struct pkv_record **rp, size_t record_max)
 		return -ENOMEM;
 	r->version = PKV_RECORD_VERSION;
 	r->record_max = record_max;
-	/* Decoding never grows a span; the block's hex numbers add 21 bytes each. */
-	r->store_size = 3 * record_max;
+	/*
+	 * The copy of the record (and a word), the lines decoded out of it
+	 * (never longer), and the block's values: decoding never grows a
+	 * span, but the block's hex numbers become up to 21 bytes each.
+	 */
+	r->store_size = 4 * record_max + 8;
 	r->store = malloc(r->store_size);
 	r->dict = calloc(PKV_MAX_DICT, sizeof(*r->dict));
 	r->fields = calloc(PKV_MAX_FIELDS, sizeof(*r->fields));
@@ -130,10 +134,7 @@ const char *parse_u64(const char *p, const char *end, uint64_t *v)
 	return p;
 }
 
-/*
- * Decode [p, p + n) into the record's storage. @escapes: the record holds
- * a backslash somewhere (most hold none, and are copied).
- */
+/* Decode the escapes of [p, p + n) into the record's storage. */
 static int unescape(struct pkv_record *r, const char *p, size_t n,
 		    struct pkv_span *out, const char *what, size_t base)
 {
@@ -152,20 +153,12 @@ static int unescape(struct pkv_record *r, const char *p, size_t n,
 	return 0;
 }
 
-static inline int decode(struct pkv_record *r, const char *p, size_t n,
-			 struct pkv_span *out, const char *what, size_t base, bool escapes)
+/* The first @c in [p, end), or @end: for the header's few bytes, no call. */
+static inline const char *find_byte(const char *p, const char *end, char c)
 {
-	char *dst;
-
-	if (escapes)
-		return unescape(r, p, n, out, what, base);
-	dst = pkv_take(r, n);
-	if (!dst)
-		return fail(r, "record too large to decode");
-	pkv_copy(dst, p, n);
-	out->p = dst;
-	out->n = n;
-	return 0;
+	while (p < end && *p != c)
+		p++;
+	return p;
 }
 
 static int parse_header(struct pkv_record *r, const char *p, const char *end)
@@ -186,24 +179,94 @@ static int parse_header(struct pkv_record *r, const char *p, const char *end)
 	if (!q || q == end || *q != ',')
 		return fail(r, "bad timestamp");
 	p = q + 1;
-	q = memchr(p, ',', (size_t)(end - p));
-	if (!q)
-		q = end;
+	q = find_byte(p, end, ',');
 	if (q == p)
 		return fail(r, "empty flags field");
-	r->cont = memchr(p, 'c', (size_t)(q - p)) != NULL;
+	r->cont = find_byte(p, q, 'c') != q;
 	/* Later fields are key=value; unknown ones are ignored, as the ABI asks. */
 	while (q < end) {
-		const char *f = q + 1, *fe = memchr(f, ',', (size_t)(end - f));
+		const char *f = q + 1, *fe = find_byte(f, end, ',');
 
-		if (!fe)
-			fe = end;
 		if (fe - f > 7 && !memcmp(f, "caller=", 7)) {
-			/* Into @raw for now: the caller of parse moves it to the storage. */
 			r->caller.p = f + 7;
 			r->caller.n = (size_t)(fe - f - 7);
 		}
 		q = fe;
+	}
+	return 0;
+}
+
+/*
+ * The bytes of a little-endian word that stop a scan of the record: the
+ * controls (the kernel escapes all but the newline that ends a line; NUL
+ * is damage) and @c. Exact below the lowest; bytes >= 0x80 never stop it.
+ */
+static inline uint64_t word_stops(uint64_t w, char c)
+{
+	return ((w - ONES * 0x20) | ((w ^ ONES * (unsigned char)c) - ONES)) & ~w & HIGHS;
+}
+
+/* The first control or @c at or after @p; the copy's sentinel ends it. */
+static inline const char *next_stop(const char *p, char c)
+{
+	for (;; p += 8) {
+		uint64_t w, m;
+
+		memcpy(&w, p, 8);
+		m = word_stops(w, c);
+		if (m)
+			return p + __builtin_ctzll(m) / 8;
+	}
+}
+
+/*
+ * The record failed at a line: a NUL byte later on is the error to report,
+ * as the stream is damaged rather than the record malformed.
+ */
+static int line_failed(struct pkv_record *r, const char *copy, const char *p,
+		       const char *end)
+{
+	const char *nul = memchr(p, '\0', (size_t)(end - p));
+
+	if (nul)
+		return fail(r, "NUL byte at offset %zu", (size_t)(nul - copy));
+	return -EBADMSG;
+}
+
+/* A dictionary line " KEY=value" in [ls, le), escaped or not. */
+static int dict_line(struct pkv_record *r, const char *copy, const char *ls,
+		     const char *le, bool escaped)
+{
+	const char *eq = find_byte(ls, le, '=');
+	struct pkv_dict_entry *d, spare;
+	size_t used = r->used;
+
+	if (*ls != ' ')
+		return fail(r, "line at byte %zu is neither the record text nor a dictionary line",
+			    (size_t)(ls - copy));
+	if (eq == le || eq == ls + 1)
+		return fail(r, "dictionary line at byte %zu has no KEY=", (size_t)(ls - copy));
+	/*
+	 * journald keeps 64 too: the record stays, the excess is counted
+	 * (and checked as the kept lines are, then its bytes given back).
+	 */
+	d = r->ndict < PKV_MAX_DICT ? &r->dict[r->ndict] : &spare;
+	if (!escaped) {
+		d->key.p = ls + 1;
+		d->key.n = (size_t)(eq - ls - 1);
+		d->value.p = eq + 1;
+		d->value.n = (size_t)(le - eq - 1);
+	} else if (unescape(r, ls + 1, (size_t)(eq - ls - 1), &d->key, "dictionary key",
+			    (size_t)(ls + 1 - copy)) ||
+		   unescape(r, eq + 1, (size_t)(le - eq - 1), &d->value, "dictionary value",
+			    (size_t)(eq + 1 - copy))) {
+		return -EBADMSG;
+	}
+	if (d == &spare) {
+		r->used = used;
+		r->dict_dropped++;
+	} else {
+		r->ndict++;
 	}
 	return 0;
 }
@@ -216,9 +279,8 @@ int pkv_record_parse(struct pkv_record *r, const char *raw, size_t len)
 int pkv_record_parse_flags(struct pkv_record *r, const char *raw, size_t len,
 			   unsigned int flags)
 {
-	const char *end = raw + len, *semi, *nl, *line;
-	const char *nul;
-	bool escapes;
+	const char *end, *semi, *p, *line, *nul = NULL;
+	char *copy;
 
 	r->have_seq = false;
 	r->used = 0;
@@ -236,97 +298,64 @@ int pkv_record_parse_flags(struct pkv_record *r, const char *raw, size_t len,
 		fail(r, "record of %zu bytes is longer than %zu", len, r->record_max);
 		return -EMSGSIZE;
 	}
-	if (len && end[-1] == '\n')
-		end--;
-	semi = memchr(raw, ';', (size_t)(end - raw));
-	nl = memchr(raw, '\n', (size_t)(end - raw));
-	if (!semi || (nl && nl < semi))
+	if (len && raw[len - 1] == '\n')
+		len--;
+	/*
+	 * One copy of the record holds every span that needs no decoding. A
+	 * newline word after it ends the scans below without a length check.
+	 */
+	copy = pkv_take(r, len + 8);
+	if (!copy)
+		return fail(r, "record too large to decode");
+	memcpy(copy, raw, len);
+	memset(copy + len, '\n', 8);
+	end = copy + len;
+	for (semi = copy;; semi++) {
+		semi = next_stop(semi, ';');
+		if (*semi == ';' || *semi == '\n')
+			break;
+		if (!*semi && !nul)
+			nul = semi;
+	}
+	if (*semi != ';')
 		return fail(r, "no ';' ends the record header");
-	if (parse_header(r, raw, semi))
+	if (parse_header(r, copy, semi))
 		return -EBADMSG;
 	r->have_seq = true;
 	/* The kernel writes NUL as \x00; a raw one means the stream is damaged. */
-	nul = memchr(raw, '\0', len);
 	if (nul)
-		return fail(r, "NUL byte at offset %zu", (size_t)(nul - raw));
-	escapes = memchr(semi, '\\', (size_t)(end - semi)) != NULL;
-	line = semi + 1;
-	if (!nl)
-		nl = end;
-	{
-		const char *te = nl;
-		char *dst;
+		return fail(r, "NUL byte at offset %zu", (size_t)(nul - copy));
+	/*
+	 * Line by line: the text, then " KEY=value" dictionary lines. Most
+	 * lines hold no backslash and stay in the copy; the others are decoded.
+	 */
+	for (line = p = semi + 1;; line = p = p + 1) {
+		const char *le;
+		bool escaped = false;
 
-		if (te > line && te[-1] == '\r')
-			te--;
-		/*
-		 * Every span in the record's storage, the caller id too (@raw is
-		 * the caller's). Without escapes, header and text in one copy.
-		 */
-		if (!escapes) {
-			dst = pkv_take(r, (size_t)(te - raw));
-			if (!dst)
-				return fail(r, "record too large to decode");
-			memcpy(dst, raw, (size_t)(te - raw));
-			r->text.p = dst + (line - raw);
-			r->text.n = (size_t)(te - line);
-			if (r->caller.n)
-				r->caller.p = dst + (r->caller.p - raw);
-		} else {
-			if (decode(r, line, (size_t)(te - line), &r->text, "text",
-				   (size_t)(line - raw), true))
-				return -EBADMSG;
-			if (r->caller.n) {
-				dst = pkv_take(r, r->caller.n);
-				if (!dst)
-					return fail(r, "record too large to decode");
-				memcpy(dst, r->caller.p, r->caller.n);
-				r->caller.p = dst;
-			}
+		for (;; p++) {
+			p = next_stop(p, '\\');
+			if (*p == '\n')
+				break;
+			if (*p == '\\')
+				escaped = true;
+			else if (!*p)
+				return fail(r, "NUL byte at offset %zu", (size_t)(p - copy));
 		}
-	}
-	/* Dictionary lines: " KEY=value", one per line. */
-	while (nl < end) {
-		const char *ls = nl + 1, *le, *eq;
-		struct pkv_dict_entry *d;
-
-		le = memchr(ls, '\n', (size_t)(end - ls));
-		if (!le)
-			le = end;
-		nl = le;
-		if (le > ls && le[-1] == '\r')
+		le = p;
+		if (le > line && le[-1] == '\r')
 			le--;
-		if (ls == le)
-			continue;
-		if (*ls != ' ')
-			return fail(r, "line at byte %zu is neither the record text nor a dictionary line",
-				    (size_t)(ls - raw));
-		eq = memchr(ls, '=', (size_t)(le - ls));
-		if (!eq || eq == ls + 1)
-			return fail(r, "dictionary line at byte %zu has no KEY=", (size_t)(ls - raw));
-		/*
-		 * journald keeps 64 too: the record stays, the excess is counted
-		 * (and checked as the kept lines are, then its bytes given back).
-		 */
-		if (r->ndict == PKV_MAX_DICT) {
-			struct pkv_span k, v;
-			size_t used = r->used;
-
-			if (decode(r, ls + 1, (size_t)(eq - ls - 1), &k, "dictionary key",
-				   (size_t)(ls + 1 - raw), escapes) ||
-			    decode(r, eq + 1, (size_t)(le - eq - 1), &v, "dictionary value",
-				   (size_t)(eq + 1 - raw), escapes))
-				return -EBADMSG;
-			r->used = used;
-			r->dict_dropped++;
-			continue;
+		if (line == semi + 1) {
+			r->text.p = line;
+			r->text.n = (size_t)(le - line);
+			if (escaped && unescape(r, line, r->text.n, &r->text, "text",
+						(size_t)(line - copy)))
+				return line_failed(r, copy, p, end);
+		} else if (le > line && dict_line(r, copy, line, le, escaped)) {
+			return line_failed(r, copy, p, end);
 		}
-		d = &r->dict[r->ndict++];
-		if (decode(r, ls + 1, (size_t)(eq - ls - 1), &d->key, "dictionary key",
-			   (size_t)(ls + 1 - raw), escapes) ||
-		    decode(r, eq + 1, (size_t)(le - eq - 1), &d->value, "dictionary value",
-			   (size_t)(eq + 1 - raw), escapes))
-			return -EBADMSG;
+		if (p >= end)
+			break;
 	}
 	pkv_fields_resolve(r, flags);
 	return 0;

@@ -165,6 +165,78 @@ static void test_header_errors(void **state)
 	}
 }
 
+/*
+ * The parser scans a copy of the record a word at a time: every length
+ * around the word size, from a buffer of exactly the record's size (an
+ * over-read is ASan's to see), with and without the final newline.
+ */
+static void test_scan_edges(void **state)
+{
+	(void)state;
+	for (size_t k = 0; k <= 24; k++) {
+		for (int nl = 0; nl < 2; nl++) {
+			char want[32], want_v[32];
+			size_t len;
+			char *raw;
+
+			memset(want, 'a', k);
+			want[k] = '\0';
+			memset(want_v, 'b', k);
+			want_v[k] = '\0';
+			len = 8 + k + 4 + k + (size_t)nl;
+			raw = malloc(len);
+			assert_non_null(raw);
+			memcpy(raw, "6,1,2,-;", 8);
+			memcpy(raw + 8, want, k);
+			memcpy(raw + 8 + k, "\n X=", 4);
+			memcpy(raw + 12 + k, want_v, k);
+			if (nl)
+				raw[len - 1] = '\n';
+			if (pkv_record_parse(rec, raw, len))
+				fail_msg("%zu-byte text, %zu-byte value: %s", k, k, rec->why);
+			span_is(rec->text, want);
+			assert_int_equal(rec->ndict, 1);
+			span_is(rec->dict[0].value, want_v);
+			/* The text alone, ending anywhere in a word. */
+			if (pkv_record_parse(rec, raw, 8 + k))
+				fail_msg("%zu-byte text alone: %s", k, rec->why);
+			span_is(rec->text, want);
+			free(raw);
+		}
+	}
+	/* Only a newline ends a line; the other controls are the text's. */
+	span_is(parse("6,1,2,-;a\rb\tc\n X=1\r\n")->text, "a\rb\tc");
+	span_is(pkv_dict_get(rec, "X")->value, "1");
+	/* A backslash of the header is not an escape. */
+	span_is(parse("6,1,2,-,x=\\q;t\n")->text, "t");
+	/* NUL is reported first, wherever it is: the stream is damaged. */
+	parse_fails("6,1,2,-,caller=T\0;t\n", 20, "NUL byte at offset 16");
+	parse_fails("6,1,2,-;t\nX=1\n Y=\0\n", 19, "NUL byte at offset 17");
+	parse_fails("6,1,2,-;\\q\n Y=\0\n", 16, "NUL byte at offset 14");
+	parse_fails("6,1,2,-;t\nX=1\n Y=1\n", 19, "neither");
+	{
+		/*
+		 * The most a record can ask of the storage: every byte of the
+		 * text and of a line escaped, a quoted value the rest of it.
+		 */
+		static char raw[PKV_RECORD_MAX + 1];
+		size_t n = (size_t)snprintf(raw, sizeof(raw), "6,1,2,-;[kv h=0x1 q=\"");
+		size_t half = (PKV_RECORD_MAX - n - 16) / 2 / 4 * 4, v;
+
+		for (size_t i = 0; i < half; i += 4)
+			memcpy(raw + n + i, "\\x41", 4);
+		n += half;
+		n += (size_t)snprintf(raw + n, sizeof(raw) - n, "\"] m\n X=");
+		for (v = n; n + 4 <= PKV_RECORD_MAX; n += 4)
+			memcpy(raw + n, "\\x42", 4);
+		assert_int_equal(pkv_record_parse_flags(rec, raw, n, PKV_PARSE_UNMARKED), 0);
+		assert_int_equal(rec->nfields, 2);
+		assert_int_equal(pkv_field_get(rec, "q")->value.n, half / 4);
+		span_is(pkv_field_get(rec, "h")->value, "1");
+		assert_int_equal(pkv_dict_get(rec, "X")->value.n, (n - v) / 4);
+	}
+}
+
 static void test_unescape(void **state)
 {
 	struct pkv_record *r;
@@ -878,6 +950,7 @@ int main(void)
 		cmocka_unit_test(test_header),
 		cmocka_unit_test(test_header_priority),
 		cmocka_unit_test(test_header_errors),
+		cmocka_unit_test(test_scan_edges),
 		cmocka_unit_test(test_unescape),
 		cmocka_unit_test(test_error_codes),
 		cmocka_unit_test(test_dict),
