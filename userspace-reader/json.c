@@ -155,14 +155,14 @@ static char *grow(struct pkv_json *j, size_t n)
 	return j->buf + j->len;
 }
 
-static inline char *room(struct pkv_json *j, size_t n)
+PKV_INLINE char *room(struct pkv_json *j, size_t n)
 {
 	if (__builtin_expect(j->cap - j->len >= n, 1))
 		return j->buf + j->len;
 	return grow(j, n);
 }
 
-static inline void put(struct pkv_json *j, const char *p, size_t n)
+PKV_INLINE void put(struct pkv_json *j, const char *p, size_t n)
 {
 	char *o = room(j, n);
 
@@ -174,7 +174,7 @@ static inline void put(struct pkv_json *j, const char *p, size_t n)
 
 #define PUT_LIT(j, s)	put(j, s, sizeof(s) - 1)
 
-static inline void put_c(struct pkv_json *j, char c)
+PKV_INLINE void put_c(struct pkv_json *j, char c)
 {
 	char *o = room(j, 1);
 
@@ -185,7 +185,7 @@ static inline void put_c(struct pkv_json *j, char c)
 }
 
 /* Decimal digits of @v, two at a time. */
-static void put_u64(struct pkv_json *j, uint64_t v)
+PKV_INLINE void put_u64(struct pkv_json *j, uint64_t v)
 {
 	static const char pairs[201] =
 		"00010203040506070809101112131415161718192021222324"
@@ -224,11 +224,39 @@ static const unsigned char json_escape[256] = {
 #define ROOM(n)	(6 * (n) + 2 + 8)
 
 /*
+ * The last @left (< 8) bytes of a string at @p as a word, padded with a
+ * byte that needs no care; without a call. @behind: the 8 bytes before
+ * @p + @left are the string's, so one load ends at its last byte.
+ */
+static inline uint64_t load_tail(const unsigned char *p, size_t left, bool behind)
+{
+	uint64_t w, pad = ~0ull << (8 * left);
+
+	if (behind) {
+		memcpy(&w, p + left - 8, 8);
+		w >>= 8 * (8 - left);
+	} else if (left >= 4) {
+		uint32_t a, b;
+
+		memcpy(&a, p, 4);
+		memcpy(&b, p + left - 4, 4);
+		w = a | (uint64_t)b << (8 * (left - 4));
+	} else if (left) {
+		/* Bytes 0, left / 2 and left - 1 are all of one to three. */
+		w = p[0] | (uint64_t)p[left / 2] << (8 * (left / 2)) |
+		    (uint64_t)p[left - 1] << (8 * (left - 1));
+	} else {
+		w = 0;
+	}
+	return (w & ~pad) | (ONES * 'a' & pad);
+}
+
+/*
  * Write @n bytes as the inside of a JSON string at @o, which has room for
  * ROOM(@n). Returns the end, or NULL at the first byte that is not part of
  * valid UTF-8 (nothing of it is then to be kept).
  */
-static char *json_chars(char *o, const char *s, size_t n)
+PKV_INLINE char *json_chars_inline(char *o, const char *s, size_t n)
 {
 	static const char hex[] = "0123456789abcdef";
 	const unsigned char *p = (const unsigned char *)s;
@@ -240,13 +268,10 @@ static char *json_chars(char *o, const char *s, size_t n)
 		uint64_t w, care;
 		size_t safe, left = n - i;
 
-		/* The last word is padded with a byte that needs no care. */
-		if (__builtin_expect(left >= 8, 1)) {
+		if (__builtin_expect(left >= 8, 1))
 			memcpy(&w, p + i, 8);
-		} else {
-			w = ONES * 'a';
-			memcpy(&w, p + i, left);
-		}
+		else
+			w = load_tail(p + i, left, n >= 8);
 		care = word_needs_care(w);
 		/* Copy all eight; keep those below the first to look at. */
 		memcpy(o, &w, 8);
@@ -324,14 +349,20 @@ static void put_byte_array(struct pkv_json *j, const unsigned char *p, size_t n)
 	j->len += (size_t)(o - start);
 }
 
-static void put_string(struct pkv_json *j, const char *s, size_t n)
+/* The same, out of line, for the rare paths. */
+static char *json_chars(char *o, const char *s, size_t n)
+{
+	return json_chars_inline(o, s, n);
+}
+
+PKV_INLINE void put_string(struct pkv_json *j, const char *s, size_t n)
 {
 	char *o = room(j, ROOM(n)), *end;
 
 	if (!o)
 		return;
 	*o = '"';
-	end = json_chars(o + 1, s, n);
+	end = json_chars_inline(o + 1, s, n);
 	if (!end) {
 		put_byte_array(j, (const unsigned char *)s, n);
 		return;
@@ -346,24 +377,33 @@ int pkv_json_string(struct pkv_json *j, const char *s, size_t n)
 	return j->err;
 }
 
+/* Keys are a few bytes: a loop without a call. */
+static inline bool has_backslash(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (s[i] == '\\')
+			return true;
+	return false;
+}
+
 /*
  * An object key is always a string, one key per byte string: a byte that is
  * not part of valid UTF-8, and the backslash, are written as the four
  * characters \xNN (so the bytes \xff and the byte 0xff stay two keys).
  */
-static void put_key(struct pkv_json *j, const char *s, size_t n)
+PKV_INLINE void put_key(struct pkv_json *j, const char *s, size_t n)
 {
 	static const char hex[] = "0123456789abcdef";
 	const unsigned char *p = (const unsigned char *)s;
 	char *o, *start;
 	size_t i = 0, run = 0;
 
-	if (!memchr(s, '\\', n)) {
+	if (!has_backslash(s, n)) {
 		o = room(j, ROOM(n));
 		if (!o)
 			return;
 		*o = '"';
-		start = json_chars(o + 1, s, n);
+		start = json_chars_inline(o + 1, s, n);
 		if (start) {
 			*start++ = '"';
 			j->len += (size_t)(start - o);
@@ -393,7 +433,7 @@ static void put_key(struct pkv_json *j, const char *s, size_t n)
 	j->len += (size_t)(o - start);
 }
 
-static void span(struct pkv_json *j, struct pkv_span s)
+PKV_INLINE void span(struct pkv_json *j, struct pkv_span s)
 {
 	put_string(j, s.p, s.n);
 }
@@ -402,7 +442,7 @@ static void span(struct pkv_json *j, struct pkv_span s)
  * A string the block's grammar holds to printable ASCII without '"' or
  * '\\' (a field key, a bare value): nothing to escape or to check.
  */
-static void plain_span(struct pkv_json *j, struct pkv_span s)
+PKV_INLINE void plain_span(struct pkv_json *j, struct pkv_span s)
 {
 	char *o = room(j, s.n + 2);
 
@@ -414,9 +454,9 @@ static void plain_span(struct pkv_json *j, struct pkv_span s)
 	j->len += s.n + 2;
 }
 
-static bool span_eq(struct pkv_span a, struct pkv_span b)
+PKV_INLINE bool span_eq(struct pkv_span a, struct pkv_span b)
 {
-	return a.n == b.n && !memcmp(a.p, b.p, a.n);
+	return a.n == b.n && pkv_equal(a.p, b.p, a.n);
 }
 
 /* Where a string went in the output, to be copied instead of escaped again. */
@@ -424,7 +464,7 @@ struct written {
 	size_t at, len;
 };
 
-static struct written put_span_at(struct pkv_json *j, struct pkv_span s)
+PKV_INLINE struct written put_span_at(struct pkv_json *j, struct pkv_span s)
 {
 	struct written w = { .at = j->len };
 
@@ -515,12 +555,12 @@ static void write_dict(struct pkv_json *j, const struct pkv_record *r,
 }
 
 /* Append output bytes written before (an offset: room() may move them). */
-static void copy_inside(struct pkv_json *j, struct written in)
+PKV_INLINE void copy_inside(struct pkv_json *j, struct written in)
 {
 	char *o = room(j, in.len);
 
 	if (o) {
-		memcpy(o, j->buf + in.at, in.len);
+		pkv_copy(o, j->buf + in.at, in.len);
 		j->len += in.len;
 	}
 }

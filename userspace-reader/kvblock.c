@@ -60,7 +60,7 @@ static int bad(struct cursor *c, const char *why)
 }
 
 /* "0" or -?[1-9][0-9]*: a JSON number as written. */
-static bool is_decimal(const char *p, size_t n)
+PKV_INLINE bool is_decimal(const char *p, size_t n)
 {
 	size_t i = 0;
 
@@ -77,7 +77,7 @@ static bool is_decimal(const char *p, size_t n)
 }
 
 /* Type a bare value; hexadecimal becomes decimal digits. */
-static int type_bare(struct cursor *c, struct pkv_field *f)
+PKV_INLINE int type_bare(struct cursor *c, struct pkv_field *f)
 {
 	const char *p = f->value.p;
 	size_t n = f->value.n;
@@ -110,7 +110,7 @@ static int type_bare(struct cursor *c, struct pkv_field *f)
 	return BLOCK_OK;
 }
 
-static int parse_quoted(struct cursor *c, struct pkv_field *f)
+PKV_INLINE int parse_quoted(struct cursor *c, struct pkv_field *f)
 {
 	const char *p = c->p + 1;
 	char *d = pkv_take(c->r, (size_t)(c->end - c->p));
@@ -144,7 +144,7 @@ static int parse_quoted(struct cursor *c, struct pkv_field *f)
 			}
 			while (p < c->end && (byte_class[(unsigned char)*p] & QUOTED_PLAIN))
 				p++;
-			memcpy(d + o, run, (size_t)(p - run));
+			pkv_copy(d + o, run, (size_t)(p - run));
 			o += (size_t)(p - run);
 			continue;
 		}
@@ -197,7 +197,7 @@ static int parse_quoted(struct cursor *c, struct pkv_field *f)
 	return BLOCK_OK;
 }
 
-static int parse_field(struct cursor *c, struct pkv_field *f)
+PKV_INLINE int parse_field(struct cursor *c, struct pkv_field *f)
 {
 	const char *k = c->p, *p = k, *end = c->end;
 	const struct pkv_field *prev;
@@ -221,7 +221,7 @@ static int parse_field(struct cursor *c, struct pkv_field *f)
 	if (n > 32)
 		return bad(c, "field key longer than 32 bytes");
 	for (prev = c->r->fields; prev < f; prev++)
-		if (prev->key.n == n && prev->key.p[0] == k[0] && !memcmp(prev->key.p, k, n))
+		if (prev->key.n == n && prev->key.p[0] == k[0] && pkv_equal(prev->key.p, k, n))
 			return bad(c, "duplicate field key");
 	c->p = ++p;
 	if (p >= end)
@@ -372,9 +372,9 @@ static bool mark_is_block(const struct pkv_record *r, struct pkv_span m)
 	size_t n = r->block.n;
 
 	if (r->truncated)
-		return m.n == n + 4 && !memcmp(m.p, r->block.p, n) &&
+		return m.n == n + 4 && pkv_equal(m.p, r->block.p, n) &&
 		       !memcmp(m.p + n, " ...", 4);
-	return m.n == n && !memcmp(m.p, r->block.p, n);
+	return m.n == n && pkv_equal(m.p, r->block.p, n);
 }
 
 void pkv_fields_resolve(struct pkv_record *r, unsigned int flags)
@@ -384,8 +384,9 @@ void pkv_fields_resolve(struct pkv_record *r, unsigned int flags)
 	struct cursor c = { .r = r };
 
 	/* The kernel never marks a record of user space (facility > 0). */
-	if (r->facility == 0)
-		m = pkv_dict_get(r, "PRINTK_KV");
+	for (size_t i = 0; i < r->ndict && r->facility == 0 && !m; i++)
+		if (r->dict[i].key.n == 9 && pkv_equal(r->dict[i].key.p, "PRINTK_KV", 9))
+			m = &r->dict[i];
 	pkv_block_parse(r);
 	if (!m) {
 		if (r->structured && (r->facility || !(flags & PKV_PARSE_UNMARKED))) {

@@ -361,11 +361,11 @@ int pkv_record_parse_flags(struct pkv_record *r, const char *raw, size_t len,
 	return 0;
 }
 
-static bool span_is(struct pkv_span s, const char *str)
+PKV_INLINE bool span_is(struct pkv_span s, const char *str)
 {
 	size_t n = strlen(str);
 
-	return s.n == n && !memcmp(s.p, str, n);
+	return s.n == n && pkv_equal(s.p, str, n);
 }
 
 const struct pkv_field *pkv_field_get(const struct pkv_record *r, const char *key)
@@ -389,7 +389,7 @@ const struct pkv_dict_entry *pkv_dict_get(const struct pkv_record *r, const char
 }
 
 /* Dictionary keys that are not a field's line. */
-static bool is_device_key(struct pkv_span k)
+PKV_INLINE bool is_device_key(struct pkv_span k)
 {
 	if (k.n == 6)
 		return !memcmp(k.p, "DEVICE", 6);
@@ -400,7 +400,7 @@ static bool is_device_key(struct pkv_span k)
 }
 
 /* Does dictionary key @d name field key @f (its ASCII upper case)? */
-static bool dict_names(struct pkv_span d, struct pkv_span f)
+PKV_INLINE bool dict_names(struct pkv_span d, struct pkv_span f)
 {
 	size_t i;
 
@@ -418,24 +418,14 @@ static bool dict_names(struct pkv_span d, struct pkv_span f)
 	return true;
 }
 
-static bool field_has_line(const struct pkv_field *f)
+PKV_INLINE bool field_has_line(const struct pkv_field *f)
 {
 	return !span_is(f->key, "subsystem") && !span_is(f->key, "device");
 }
 
-static bool line_agrees(const struct pkv_dict_entry *d, const struct pkv_field *f)
+PKV_INLINE bool line_agrees(const struct pkv_dict_entry *d, const struct pkv_field *f)
 {
-	size_t i, n = f->raw.n;
-
-	if (d->value.n != n)
-		return false;
-	/* Most values are a few bytes: no call for them. */
-	if (n > 16)
-		return !memcmp(d->value.p, f->raw.p, n);
-	for (i = 0; i < n; i++)
-		if (d->value.p[i] != f->raw.p[i])
-			return false;
-	return true;
+	return d->value.n == f->raw.n && pkv_equal(d->value.p, f->raw.p, f->raw.n);
 }
 
 /*
