@@ -657,6 +657,18 @@ do {									\
 #define pr_notice_kv(msg, ...)	__PKV_CALL(printk, KERN_NOTICE, msg, __VA_ARGS__)
 #define pr_info_kv(msg, ...)	__PKV_CALL(printk, KERN_INFO, msg, __VA_ARGS__)
 
+/**
+ * printk_kv - print a record with typed fields at a level the caller names
+ * @kern: a KERN_* level, the string literal printk()'s format starts with
+ * @msg: the human message, as for pr_emerg_kv()
+ * @...: one to twelve KV_*() items
+ *
+ * For a record that printk(KERN_DEBUG "...") printed behind a driver's own
+ * debug switch: unlike pr_debug_kv(), it is built and printed without
+ * DEBUG or dynamic debug, as the printk() it replaces was.
+ */
+#define printk_kv(kern, msg, ...)	__PKV_CALL(printk, kern, msg, __VA_ARGS__)
+
 #define pr_emerg_kv_once(msg, ...)					\
 	__PKV_CALL(printk_once, KERN_EMERG, msg, __VA_ARGS__)
 #define pr_alert_kv_once(msg, ...)					\

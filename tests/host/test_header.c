@@ -56,6 +56,18 @@ static void test_pr_fmt_static_fields(void **state)
 		assert_int_equal(shim_log[i].level, i - 1);
 }
 
+/* printk_kv(): the level is the caller's, the call is built in every mode. */
+static void test_printk_kv_level(void **state)
+{
+	(void)state;
+	shim_reset();
+	printk_kv(KERN_DEBUG, KV_MSG("card %d", 2), KV_U32(id, 0x12));
+	printk_kv(KERN_NOTICE, "n", KV_BOOL(up, true));
+	assert_int_equal(shim_nlog, 2);
+	expect_text(0, 7, "kvtest: [kv mod=kvtest id=18] card 2");
+	expect_text(1, 5, "kvtest: [kv mod=kvtest up=true] n");
+}
+
 static void test_pr_fmt_once_ratelimited(void **state)
 {
 	(void)state;
@@ -573,6 +585,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pr_fmt_static_fields),
+		cmocka_unit_test(test_printk_kv_level),
 		cmocka_unit_test(test_pr_fmt_once_ratelimited),
 		cmocka_unit_test(test_every_type),
 		cmocka_unit_test(test_optional_fields),
