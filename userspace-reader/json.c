@@ -617,14 +617,20 @@ static void put_time(struct pkv_json *j, int64_t usec)
 {
 	time_t s = (time_t)(usec / 1000000);
 	struct tm tm;
-	char buf[64];
-	int n;
+	char buf[64], *o;
+	size_t n;
 
 	if (!gmtime_r(&s, &tm))
 		return;
-	n = (int)strftime(buf, sizeof(buf), ",\"time\":\"%Y-%m-%dT%H:%M:%S", &tm);
-	n += snprintf(buf + n, sizeof(buf) - (size_t)n, ".%06lldZ\"", (long long)(usec % 1000000));
-	put(j, buf, (size_t)n);
+	n = strftime(buf, sizeof(buf), ",\"time\":\"%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(buf + n, sizeof(buf) - n, ".%06lldZ\"", (long long)(usec % 1000000));
+	/* What snprintf() kept: a year of many digits is cut, never overread. */
+	n = strlen(buf);
+	o = room(j, n);
+	if (o) {
+		memcpy(o, buf, n);
+		j->len += n;
+	}
 }
 
 int pkv_json_set_boot_time(struct pkv_json *j, int64_t boot_usec)

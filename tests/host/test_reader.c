@@ -719,6 +719,67 @@ static void test_json_strings(void **state)
 	free(out);
 }
 
+/* The escaping of one byte, as JSON wants it (the reference below). */
+static size_t ref_escape(char *o, unsigned char c)
+{
+	switch (c) {
+	case '"':
+		return (size_t)sprintf(o, "\\\"");
+	case '\\':
+		return (size_t)sprintf(o, "\\\\");
+	case '\n':
+		return (size_t)sprintf(o, "\\n");
+	case '\t':
+		return (size_t)sprintf(o, "\\t");
+	case '\r':
+		return (size_t)sprintf(o, "\\r");
+	}
+	if (c < 0x20 || c == 0x7f)
+		return (size_t)sprintf(o, "\\u%04x", c);
+	*o = (char)c;
+	return 1;
+}
+
+/*
+ * The writer loads strings a word at a time, their last bytes without a
+ * call: every length around the word size, each byte that needs care at
+ * every position, from a buffer of exactly the string (ASan sees an
+ * over-read), against a byte-by-byte reference.
+ */
+static void test_json_lengths(void **state)
+{
+	static const unsigned char special[] = { '"', '\\', '\n', '\t', 0x01, 0x7f, 'z' };
+
+	(void)state;
+	for (size_t n = 0; n <= 24; n++) {
+		for (size_t k = 0; k < (n ? n : 1); k++) {
+			for (size_t c = 0; c < sizeof(special); c++) {
+				struct membuf m = { 0 };
+				struct pkv_json *j = mem_json(&m, 0);
+				char *s = malloc(n ? n : 1), want[200], *out;
+				size_t o = 0;
+
+				assert_non_null(s);
+				memset(s, 'a', n);
+				if (n)
+					s[k] = (char)special[c];
+				want[o++] = '"';
+				for (size_t i = 0; i < n; i++)
+					o += ref_escape(want + o, (unsigned char)s[i]);
+				want[o++] = '"';
+				want[o] = '\0';
+				assert_int_equal(pkv_json_string(j, s, n), 0);
+				out = mem_done(j, &m);
+				if (strcmp(out, want))
+					fail_msg("%zu bytes, 0x%02x at %zu: got %s, want %s",
+						 n, special[c], k, out, want);
+				free(out);
+				free(s);
+			}
+		}
+	}
+}
+
 static void test_json_record(void **state)
 {
 	struct membuf m = { 0 };
@@ -965,6 +1026,7 @@ int main(void)
 		cmocka_unit_test(test_seq_resume),
 		cmocka_unit_test(test_cursor),
 		cmocka_unit_test(test_json_strings),
+		cmocka_unit_test(test_json_lengths),
 		cmocka_unit_test(test_json_record),
 		cmocka_unit_test(test_json_dict),
 		cmocka_unit_test(test_json_gap),
