@@ -38,6 +38,14 @@ static inline uint64_t word_needs_care(uint64_t w)
 	return (t | w) & HIGHS;
 }
 
+/* The first @c in [p, end), or @end: for a few bytes (a header, a key), no call. */
+static inline const char *find_byte(const char *p, const char *end, char c)
+{
+	while (p < end && *p != c)
+		p++;
+	return p;
+}
+
 /*
  * memcpy() for the short runs a record is made of (keys, values, JSON
  * punctuation): up to 64 bytes without a call, by words, the last two

@@ -377,15 +377,6 @@ int pkv_json_string(struct pkv_json *j, const char *s, size_t n)
 	return j->err;
 }
 
-/* Keys are a few bytes: a loop without a call. */
-static inline bool has_backslash(const char *s, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (s[i] == '\\')
-			return true;
-	return false;
-}
-
 /*
  * An object key is always a string, one key per byte string: a byte that is
  * not part of valid UTF-8, and the backslash, are written as the four
@@ -398,7 +389,7 @@ PKV_INLINE void put_key(struct pkv_json *j, const char *s, size_t n)
 	char *o, *start;
 	size_t i = 0, run = 0;
 
-	if (!has_backslash(s, n)) {
+	if (find_byte(s, s + n, '\\') == s + n) {
 		o = room(j, ROOM(n));
 		if (!o)
 			return;

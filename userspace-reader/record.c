@@ -153,14 +153,6 @@ static int unescape(struct pkv_record *r, const char *p, size_t n,
 	return 0;
 }
 
-/* The first @c in [p, end), or @end: for the header's few bytes, no call. */
-static inline const char *find_byte(const char *p, const char *end, char c)
-{
-	while (p < end && *p != c)
-		p++;
-	return p;
-}
-
 static int parse_header(struct pkv_record *r, const char *p, const char *end)
 {
 	uint64_t prio;
