@@ -34,6 +34,7 @@
 #include <linux/printk.h>
 #include <linux/compiler.h>
 #include <linux/err.h>
+#include <linux/stringify.h>
 
 /*
  * With the printk support (CONFIG_PRINTK_KV), every printk() of a converted
@@ -63,8 +64,12 @@
 #define PKV_STATIC
 #endif
 
-/* Bytes of one escaped string value, quotes and cut mark included. */
-#define PKV_STR_MAX	128
+/*
+ * Bytes of one escaped string value, quotes and cut mark included, and of
+ * the buffer that holds it with its NUL.
+ */
+#define __PKV_STR_LEN	127
+#define PKV_STR_MAX	(__PKV_STR_LEN + 1)
 /* Bytes of one rendered errno value ("-EPROTONOSUPPORT" and the like). */
 #define PKV_ERR_MAX	24
 
@@ -487,6 +492,26 @@ static noinline __maybe_unused const char *__pkv_str(char *buf, const char *s)
 }
 
 /*
+ * A string field's format and argument. With the printk support, vsprintf
+ * writes the value in place (%pq, lib/vsprintf.c) with __pkv_str()'s rules
+ * and bound, and a field costs its caller no stack; alone, the header
+ * renders it into a PKV_STR_MAX buffer of the calling block. Either way
+ * @s must be a string: __pkv_str_arg() keeps the type check of %s.
+ */
+#ifdef CONFIG_PRINTK_KV
+#define __PKV_STR_FMT	"%" __stringify(__PKV_STR_LEN) "pq"
+#define __PKV_STR_ARG(s)	__pkv_str_arg(s)
+#else
+#define __PKV_STR_FMT	"%s"
+#define __PKV_STR_ARG(s)	__pkv_str((char [PKV_STR_MAX]) { 0 }, (s))
+#endif
+
+static __always_inline const char *__pkv_str_arg(const char *s)
+{
+	return s;
+}
+
+/*
  * Render errno @err into @buf (PKV_ERR_MAX bytes): symbolically through %pe
  * for -MAX_ERRNO..-1 ("-EINVAL"), in decimal otherwise, since %pe prints a
  * non-error value as a pointer.
@@ -574,10 +599,10 @@ static noinline __maybe_unused const char *__pkv_err_nz(char *buf,
  * @key: field name
  * @s: NUL-terminated string, or NULL; evaluated once
  *
- * Uses PKV_STR_MAX bytes of stack in the calling block.
+ * Without CONFIG_PRINTK_KV, uses PKV_STR_MAX bytes of stack in the calling
+ * block; with it, none (vsprintf's %pq).
  */
-#define KV_STR(key, s)							\
-	(#key, " " #key "=%s", __pkv_str((char [PKV_STR_MAX]) { 0 }, (s)))
+#define KV_STR(key, s)	(#key, " " #key "=" __PKV_STR_FMT, __PKV_STR_ARG(s))
 /**
  * KV_ERR - an errno field, rendered symbolically (-EINVAL)
  * @key: field name
@@ -839,14 +864,14 @@ do {									\
 		dev_driver_string(__pkv_dev) : NULL;			\
 	const char *__pkv_name = __pkv_dev ? dev_name(__pkv_dev) : NULL; \
 									\
-	__PKV_EMIT_AFTER(emit, __PKV_BLOCK_OPEN " drv=%s dev=%s",	\
+	__PKV_EMIT_AFTER(emit, __PKV_BLOCK_OPEN " drv=" __PKV_STR_FMT	\
+		" dev=" __PKV_STR_FMT,					\
 		__PKV_TAIL(("] %s%s%s: ",				\
 			    __pkv_dev ? __pkv_drv : "(NULL device *)",	\
 			    __pkv_dev ? " " : "", __pkv_dev ? __pkv_name : ""), \
 			   msg, ("\n")),					\
-		(level, kern, __pkv_dev,				\
-		 __pkv_str((char [PKV_STR_MAX]) { 0 }, __pkv_drv),	\
-		 __pkv_str((char [PKV_STR_MAX]) { 0 }, __pkv_name)),	\
+		(level, kern, __pkv_dev, __PKV_STR_ARG(__pkv_drv),	\
+		 __PKV_STR_ARG(__pkv_name)),				\
 		__VA_ARGS__);						\
 })
 
@@ -923,7 +948,7 @@ do {									\
 	const struct device *__pkv_p = __pkv_nd->dev.parent;		\
 									\
 	__PKV_EMIT_AFTER(__PKV_DEV_EMIT,				\
-		__PKV_BLOCK_OPEN " netdev=%s ifindex=%d",		\
+		__PKV_BLOCK_OPEN " netdev=" __PKV_STR_FMT " ifindex=%d",	\
 		__PKV_TAIL(("] %s%s%s%s%s%s: ",				\
 			    __pkv_p ? dev_driver_string(__pkv_p) : "",	\
 			    __pkv_p ? " " : "",				\
@@ -932,8 +957,8 @@ do {									\
 			    netdev_reg_state(__pkv_nd)),		\
 			   msg, ("\n")),					\
 		(level, kern, &__pkv_nd->dev,				\
-		 __pkv_str((char [PKV_STR_MAX]) { 0 }, netdev_name(__pkv_nd)), \
-		 __pkv_nd->ifindex), __VA_ARGS__);			\
+		 __PKV_STR_ARG(netdev_name(__pkv_nd)), __pkv_nd->ifindex), \
+		 __VA_ARGS__);						\
 })
 
 /**

@@ -39,7 +39,7 @@ for f in "$index"/*; do
 done
 check_equal "printk index files read a byte at a time are the files read whole" "${differ:-none}" none
 check_equal "l1oip's index lists the receive path's two packet errors of l1oip_socket_recv()" \
-	"$(grep -c 'l1oip_socket_recv "\[kv mod=l1oip card=%s channel=%d\]' "$index/l1oip")" 2
+	"$(grep -c 'l1oip_socket_recv "\[kv mod=l1oip card=%127pq channel=%d\]' "$index/l1oip")" 2
 for m in l2tp_core ext4 l1oip mISDN_core test_printk_kv; do
 	check_file "$out" "$m: records of this boot, each with its call site in printk index" ".mod == \"$m\"" \
 		'length >= 2 and all(.indexed and (.sites | length) >= 1)'

@@ -1,7 +1,8 @@
 # KUnit: the printk_kv suite (kernel/printk/printk_kv_kunit.c, a module that
 # runs its cases when loaded). Its KTAP, from debugfs, becomes this
 # scenario's results: one per case, with KUnit's diagnostics of a failed
-# case before it; the raw KTAP is kept as $PKV_OUT/printk_kv.ktap.
+# case before it; the raw KTAP is kept as $PKV_OUT/printk_kv.ktap. Then
+# test_printf, vsprintf's own selftest, which has the series' %pq cases.
 # pkv-time-limit: 90
 . "$PKV_IN/lib/assert.sh"
 modprobe printk_kv_kunit || bail "modprobe printk_kv_kunit"
@@ -44,4 +45,9 @@ fi
 check_equal "KUnit printk_kv: a result for each of the plan's cases" "$cases" "${plan:-no plan}"
 check_equal "KUnit printk_kv: the suite's own result" \
 	"$(grep -E '^(not )?ok [0-9]+ (- )?printk_kv$' "$ktap" | sed 's/ [0-9].*//')" "ok"
+# test_printf, vsprintf's selftest (kselftest-style: loading fails when a
+# case does), with the %pq cases of the series.
+printf_ok=yes
+modprobe test_printf || printf_ok="no: $(dmesg | grep 'test_printf:' | tail -n 5 | tr '\n' ' ')"
+check_equal "test_printf (vsprintf, %pq included): every case passed" "$printf_ok" yes
 finish

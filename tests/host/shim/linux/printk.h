@@ -24,6 +24,10 @@ typedef long long s64;
 #define __printf(a, b)		__attribute__((format(printf, a, b)))
 #define __maybe_unused		__attribute__((unused))
 #define noinline		__attribute__((noinline))
+/* glibc's <sys/cdefs.h> has it too; a -ffreestanding build has no glibc. */
+#ifndef __always_inline
+#define __always_inline		inline __attribute__((always_inline))
+#endif
 #define __noreturn		__attribute__((noreturn))
 #define __compiletime_error(m)	__attribute__((error(m)))
 #define ___PASTE(a, b)		a##b
