@@ -18,10 +18,12 @@ if [ ! -f "$wt/Makefile" ]; then
 	git -C "$src" worktree add -q --detach "$wt" pristine || exit 1
 fi
 git -C "$wt" checkout -q --detach pristine || exit 1
-if [ ! -f "$out/.config" ]; then
-	mkdir -p "$out"
-	cp "$cache/linux-build/.config" "$out/.config" || { echo "FAIL no .config in $cache/linux-build"; exit 1; }
-fi
+# The guest's configuration, taken again at every step: olddefconfig at a
+# step drops the options a later patch adds, and a copy kept from step to
+# step would never build that patch's code.
+config=$cache/linux-build/.config
+[ -f "$config" ] || { echo "FAIL no .config in $cache/linux-build (./pkv build)"; exit 1; }
+mkdir -p "$out"
 # A copy of the series: regenerating kernel-patches/ meanwhile must not mix
 # two versions of it in one run.
 snap=$(mktemp -d)
@@ -34,8 +36,25 @@ for p in $(grep -v '^[[:space:]]*\(#\|$\)' "$snap/series"); do
 	git -C "$wt" -c user.name=pkv -c user.email=pkv@localhost am -q "$snap/$p" ||
 		{ echo "FAIL $p does not apply"; fail=1; break; }
 	t0=$(date +%s)
-	if make -s -C "$wt" O="$out" LOCALVERSION= olddefconfig >/dev/null 2>&1 &&
-		make -C "$wt" O="$out" LOCALVERSION= -j"$jobs" bzImage modules >"$out/step-$n.log" 2>&1; then
+	# kbuild rebuilds only objects whose options changed value.
+	cp "$config" "$out/.config"
+	if ! make -s -C "$wt" O="$out" LOCALVERSION= olddefconfig >/dev/null 2>&1; then
+		echo "FAIL 1..$n ($p): make olddefconfig failed"
+		fail=1
+		break
+	fi
+	# Every option of the series that this step's Kconfig knows is set as
+	# in the guest's configuration, so its code is compiled here.
+	for sym in $(grep -h '^+config ' "$snap"/0*.patch | awk '{ print $2 }' | sort -u); do
+		grep -rqs "^config $sym\$" --include='Kconfig*' "$wt/init" "$wt/lib" "$wt/kernel" || continue
+		want=$(grep "^CONFIG_$sym=" "$config")
+		[ -z "$want" ] || grep -qx "$want" "$out/.config" || {
+			echo "FAIL 1..$n ($p): $want is not in the step's .config (a dependency refused it)"
+			fail=1
+		}
+	done
+	[ $fail -eq 0 ] || break
+	if make -C "$wt" O="$out" LOCALVERSION= -j"$jobs" bzImage modules >"$out/step-$n.log" 2>&1; then
 		if grep -q 'warning:' "$out/step-$n.log"; then
 			echo "FAIL 1..$n ($p) builds with compiler warnings:"
 			grep -A3 'warning:' "$out/step-$n.log" | head -20
