@@ -66,7 +66,8 @@
 
 /*
  * Bytes of one escaped string value, quotes and cut mark included, and of
- * the buffer that holds it with its NUL.
+ * the buffer that holds it with its NUL. A plain number: __PKV_STR_FMT
+ * stringifies it.
  */
 #define __PKV_STR_LEN	127
 #define PKV_STR_MAX	(__PKV_STR_LEN + 1)
@@ -492,13 +493,16 @@ static noinline __maybe_unused const char *__pkv_str(char *buf, const char *s)
 }
 
 /*
- * A string field's format and argument. With the printk support, vsprintf
- * writes the value in place (%pq, lib/vsprintf.c) with __pkv_str()'s rules
- * and bound, and a field costs its caller no stack; alone, the header
- * renders it into a PKV_STR_MAX buffer of the calling block. Either way
- * @s must be a string: __pkv_str_arg() keeps the type check of %s.
+ * A string field's format and argument. Where vsprintf has %pq
+ * (VSPRINTF_HAS_PQ, lib/vsprintf.c), it writes the value in place with
+ * __pkv_str()'s rules and bound, and a field costs its caller no stack; on
+ * a kernel without it, the header renders the value into a PKV_STR_MAX
+ * buffer of the calling block. Either way @s must be a string:
+ * __pkv_str_arg() keeps the type check of %s. vsprintf takes the letters
+ * and digits after %pq for the extension's, so no fragment that follows
+ * one may start with [A-Za-z0-9]: each starts with ' ', '%' or ']'.
  */
-#ifdef CONFIG_PRINTK_KV
+#ifdef VSPRINTF_HAS_PQ
 #define __PKV_STR_FMT	"%" __stringify(__PKV_STR_LEN) "pq"
 #define __PKV_STR_ARG(s)	__pkv_str_arg(s)
 #else
@@ -599,8 +603,8 @@ static noinline __maybe_unused const char *__pkv_err_nz(char *buf,
  * @key: field name
  * @s: NUL-terminated string, or NULL; evaluated once
  *
- * Without CONFIG_PRINTK_KV, uses PKV_STR_MAX bytes of stack in the calling
- * block; with it, none (vsprintf's %pq).
+ * Uses no stack where vsprintf has %pq; PKV_STR_MAX bytes of the calling
+ * block on a kernel without it.
  */
 #define KV_STR(key, s)	(#key, " " #key "=" __PKV_STR_FMT, __PKV_STR_ARG(s))
 /**

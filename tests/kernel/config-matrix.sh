@@ -52,16 +52,20 @@ git -C "$src" diff -U0 pristine | awk '
 
 # The make targets: a touched file's directory when it is small (kbuild then
 # builds what the configuration enables there), the object itself in a big
-# one (fs/ext4, lib, drivers/base), whose touched objects every
-# configuration here enables.
+# one (fs/ext4, lib, drivers/base), when the guest's build has it: make
+# would compile an object its configuration leaves out (kernel/trace/ has
+# no tracing here) without the options it needs.
 targets=()
 for f in "${files[@]}"; do
 	d=$(dirname "$f")
 	n=$(find "$src/$d" -maxdepth 1 -name '*.c' | wc -l)
 	if [ "$n" -le 25 ]; then
 		t=$d/
-	else
+	elif [ -f "$cache/linux-build/${f%.c}.o" ]; then
 		t=${f%.c}.o
+	else
+		echo "# $f: not built in the guest's configuration, left out"
+		continue
 	fi
 	case " ${targets[*]} " in *" $t "*) ;; *) targets+=("$t") ;; esac
 done
