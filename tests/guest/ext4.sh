@@ -1,7 +1,8 @@
 # fs/ext4: a loop-mounted image through mount, remount, a bad mount option,
 # trigger_fs_error with forged text, an inode corrupted with debugfs and read
 # back by a program whose name forges a field block, and umount; on a second
-# image, readdir of a corrupted directory whose name forges one too. Every
+# image, readdir of a corrupted directory whose name forges one too; on a
+# third, a block group whose descriptor and bitmap disagree. Every
 # record carries the device, function, line and comm; inode, block, errno and
 # path where ext4 knows them; and nothing the user wrote becomes a field.
 # pkv-time-limit: 150
@@ -50,6 +51,26 @@ dd if=/dev/zero of="$img2" bs=1024 seek="$dblk" count=1 conv=notrunc status=none
 mount -o errors=continue "$loop2" "$mnt2" || bail "mount $loop2 again"
 ls "$mnt2/$DIR" >/dev/null 2>&1
 umount "$mnt2"
+# A third image whose block group descriptor counts more free blocks than
+# its bitmap (more, so that the write is not refused for space first): the
+# allocator's first look at the group reports it through
+# ext4_grp_locked_error(), which printed in KERN_CONT pieces before the series.
+img3=/tmp/ext4-grp.img
+truncate -s 8M "$img3"
+mkfs.ext4 -q -F "$img3" || bail "mkfs.ext4 $img3"
+debugfs -w -f - "$img3" >/dev/null 2>&1 <<-EOF || fail "debugfs set_bg"
+	set_bg 0 free_blocks_count 8000
+	set_bg 0 checksum calc
+	EOF
+loop3=$(losetup -f --show "$img3") || bail "losetup $img3"
+dev3=${loop3#/dev/}
+mnt3=/mnt/pkv-ext4-grp
+mkdir -p "$mnt3"
+mount -o errors=continue "$loop3" "$mnt3" || bail "mount $loop3"
+head -c 65536 /dev/zero >"$mnt3/f" 2>/dev/null
+sync
+umount "$mnt3"
+losetup -d "$loop3"
 losetup -d "$loop2"
 losetup -d "$loop"
 kmsg_capture
@@ -93,6 +114,12 @@ check "readdir of the zeroed directory: its path exactly, as a field, no forged 
 	  and (. as $r | human | startswith("EXT4-fs error (device \($dev2)): \($r.fields.func):\($r.fields.line): inode #\($dino): "))
 	  and (human | contains("comm ls: path \($path): ")))' \
 	--arg path "$mnt2/$DIR" --argjson dino "$dino" --arg dev2 "$dev2"
+check "a group whose descriptor disagrees with its bitmap: one whole record, the group as a field" \
+	".fields.mod == \"ext4\" and .fields.fsdev == \"$dev3\" and .fields.func == \"ext4_mb_generate_buddy\"" \
+	'length == 1 and .[0].level == 2 and .[0].fields.group == 0
+	 and (.[0].fields | has("ino") or has("block") | not)
+	 and (.[0] as $r | $r | human | test("^EXT4-fs error \\(device \($dev3)\\): ext4_mb_generate_buddy:\($r.fields.line): group 0, block bitmap and bg descriptor inconsistent: [0-9]+ vs 8000 free clusters$"))' \
+	--arg dev3 "$dev3"
 check "the root filesystem's mount at boot: fsdev=vda" '.fields.mod == "ext4" and .fields.fsdev == "vda"' \
 	'any(human | startswith("EXT4-fs (vda): mounted filesystem"))'
 

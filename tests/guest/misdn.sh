@@ -96,7 +96,7 @@ check_file "$J" "journalctl _KERNEL_CARD=l1oip-s0.2 PRIORITY=4: card 2's two pac
 
 # rmmod while the stack thread has a message to deliver: l1oip sends
 # PH_DEACTIVATE_IND up an active D channel (the packet to channel 3 activates
-# it) just before it unregisters the card. Before patch 0016, delete_stack()
+# it) just before it unregisters the card. Before patch 0018, delete_stack()
 # freed the TEI manager under the running thread: a fault within a few
 # rounds, and rmmod blocked for ever on the stack's mutex. The race needs the
 # thread and rmmod on the two CPUs at once, so nothing else runs meanwhile:
