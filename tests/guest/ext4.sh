@@ -2,9 +2,10 @@
 # trigger_fs_error with forged text, an inode corrupted with debugfs and read
 # back by a program whose name forges a field block, and umount; on a second
 # image, readdir of a corrupted directory whose name forges one too; on a
-# third, a block group whose descriptor and bitmap disagree. Every
-# record carries the device, function, line and comm; inode, block, errno and
-# path where ext4 knows them; and nothing the user wrote becomes a field.
+# third, a block group whose descriptor and bitmap disagree; on a fourth, a
+# block freed twice. Every record carries the device, function, line and
+# comm; inode, block, errno and path where ext4 knows them; and nothing the
+# user wrote becomes a field.
 # pkv-time-limit: 150
 . "$PKV_IN/lib/assert.sh"
 img=/tmp/ext4.img
@@ -70,6 +71,35 @@ mount -o errors=continue "$loop3" "$mnt3" || bail "mount $loop3"
 head -c 65536 /dev/zero >"$mnt3/f" 2>/dev/null
 sync
 umount "$mnt3"
+# A fourth image with a file whose data block debugfs marked free: deleting
+# the file frees it again, and mb_free_blocks() reports that with the inode
+# and the block, the parts ext4_grp_locked_error() formats only when known.
+img4=/tmp/ext4-freed.img
+truncate -s 8M "$img4"
+mkfs.ext4 -q -F "$img4" || bail "mkfs.ext4 $img4"
+loop4=$(losetup -f --show "$img4") || bail "losetup $img4"
+dev4=${loop4#/dev/}
+mount -o errors=continue "$loop4" "$mnt3" || bail "mount $loop4"
+echo freed >"$mnt3/freed"
+fino=$(stat -c %i "$mnt3/freed")
+umount "$mnt3"
+fblk=$(debugfs -R "bmap <$fino> 0" "$img4" 2>/dev/null)
+# freeb changes the bitmap only: the descriptor counts the block too, or
+# the allocator reports the disagreement first (the third image's error).
+ffree=$(dumpe2fs "$img4" 2>/dev/null | sed -n 's/^ *\([0-9]*\) free blocks, .*/\1/p' | head -1)
+debugfs -w -f - "$img4" >/dev/null 2>&1 <<-EOF || fail "debugfs freeb"
+	freeb $fblk
+	set_bg 0 free_blocks_count $((ffree + 1))
+	set_bg 0 checksum calc
+	EOF
+# data=writeback: ext4 frees a data block at once, with its inode, where
+# ordered mode defers it to the journal commit, which no longer knows it.
+mount -o errors=continue,data=writeback "$loop4" "$mnt3" || bail "mount $loop4 again"
+rm -f "$mnt3/freed"
+sync
+umount "$mnt3"
+# Detached only now, so that each image has a loop device of its own.
+losetup -d "$loop4"
 losetup -d "$loop3"
 losetup -d "$loop2"
 losetup -d "$loop"
@@ -120,6 +150,12 @@ check "a group whose descriptor disagrees with its bitmap: one whole record, the
 	 and (.[0].fields | has("ino") or has("block") | not)
 	 and (.[0] as $r | $r | human | test("^EXT4-fs error \\(device \($dev3)\\): ext4_mb_generate_buddy:\($r.fields.line): group 0, block bitmap and bg descriptor inconsistent: [0-9]+ vs 8000 free clusters$"))' \
 	--arg dev3 "$dev3"
+check "a block freed twice: the inode and block parts of the text and their fields" \
+	".fields.mod == \"ext4\" and .fields.fsdev == \"$dev4\" and .fields.func == \"mb_free_blocks\"" \
+	'length == 1 and .[0].level == 2 and .[0].fields.group == 0
+	 and .[0].fields.ino == $fino and .[0].fields.block == $fblk
+	 and (.[0] as $r | $r | human | test("^EXT4-fs error \\(device \($dev4)\\): mb_free_blocks:\($r.fields.line): group 0, inode \($fino): block \($fblk):freeing already freed block \\(bit [0-9]+\\); block bitmap corrupt\\.$"))' \
+	--arg dev4 "$dev4" --argjson fino "$fino" --argjson fblk "$fblk"
 check "the root filesystem's mount at boot: fsdev=vda" '.fields.mod == "ext4" and .fields.fsdev == "vda"' \
 	'any(human | startswith("EXT4-fs (vda): mounted filesystem"))'
 

@@ -17,6 +17,8 @@
 #   dyndbg-off     both off
 #   errname-off    CONFIG_SYMBOLIC_ERRNAME=n
 #   printk-kv-off  CONFIG_PRINTK_KV=n (the series' option: the header alone)
+#   tracing        CONFIG_FTRACE and EVENT_TRACING on, for the objects the
+#                  guest has no tracing to build (kernel/trace/trace_events.o)
 #   clang          the guest's configuration with LLVM=1
 #
 # A warning fails the configuration when it points into a line the series
@@ -56,6 +58,7 @@ git -C "$src" diff -U0 pristine | awk '
 # would compile an object its configuration leaves out (kernel/trace/ has
 # no tracing here) without the options it needs.
 targets=()
+traced=()
 for f in "${files[@]}"; do
 	d=$(dirname "$f")
 	n=$(find "$src/$d" -maxdepth 1 -name '*.c' | wc -l)
@@ -64,18 +67,26 @@ for f in "${files[@]}"; do
 	elif [ -f "$cache/linux-build/${f%.c}.o" ]; then
 		t=${f%.c}.o
 	else
-		echo "# $f: not built in the guest's configuration, left out"
+		case $f in
+		kernel/trace/*) traced+=("${f%.c}.o") ;;
+		*) echo "# $f: not built in the guest's configuration, left out" ;;
+		esac
 		continue
 	fi
 	case " ${targets[*]} " in *" $t "*) ;; *) targets+=("$t") ;; esac
 done
 
 fail=0
-# step NAME DIR MAKEARGS -- SCRIPTCONFIG...: configure DIR, build the
-# touched objects, judge the warnings.
+# step NAME DIR MAKEARGS [OBJECT...] -- SCRIPTCONFIG...: configure DIR,
+# build the touched objects and the OBJECTs, judge the warnings.
 step() {
-	local name=$1 dir=$2 makeargs=$3 t0 log objs warn ours loc
-	shift 4
+	local name=$1 dir=$2 makeargs=$3 t0 log objs warn ours loc more=()
+	shift 3
+	while [ "$1" != -- ]; do
+		more+=("$1")
+		shift
+	done
+	shift
 	t0=$(date +%s)
 	mkdir -p "$dir"
 	log=$root/$name.log
@@ -109,12 +120,16 @@ step() {
 		fi
 	done
 	# shellcheck disable=SC2086
-	if ! make -C "$src" O="$dir" LOCALVERSION= $makeargs -j"$jobs" "${targets[@]}" >>"$log" 2>&1; then
+	if ! make -C "$src" O="$dir" LOCALVERSION= $makeargs -j"$jobs" "${targets[@]}" "${more[@]}" >>"$log" 2>&1; then
 		echo "FAIL $name: the build failed ($log):"
 		grep -E 'error:|Error [0-9]' "$log" | head -10
 		fail=1
 		return
 	fi
+	local o
+	for o in "${more[@]}"; do
+		[ -f "$dir/$o" ] || { echo "FAIL $name: $o was not built"; fail=1; return; }
+	done
 	warn=$(grep -E '^[^ ]+:[0-9]+:[0-9]+: warning:' "$log" | sed "s|^$src/||; s|^\.\./||" | sort -u)
 	ours=$(while IFS= read -r w; do
 		[ -n "$w" ] || continue
@@ -144,6 +159,8 @@ step dyndbg-core "$gcc_dir" "" -- -d DYNAMIC_DEBUG -e DYNAMIC_DEBUG_CORE
 step dyndbg-off "$gcc_dir" "" -- -d DYNAMIC_DEBUG -d DYNAMIC_DEBUG_CORE
 step errname-off "$gcc_dir" "" -- -d SYMBOLIC_ERRNAME
 step printk-kv-off "$gcc_dir" "" -- -d PRINTK_KV
+[ ${#traced[@]} -eq 0 ] ||
+	step tracing "$gcc_dir" "" "${traced[@]}" -- -e FTRACE -e EVENT_TRACING
 step clang "$root/clang" "LLVM=1" --
 mv "$root/times.tsv.new" "$root/times.tsv" 2>/dev/null
 exit $fail
