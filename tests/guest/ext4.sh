@@ -87,6 +87,7 @@ fblk=$(debugfs -R "bmap <$fino> 0" "$img4" 2>/dev/null)
 # freeb changes the bitmap only: the descriptor counts the block too, or
 # the allocator reports the disagreement first (the third image's error).
 ffree=$(dumpe2fs "$img4" 2>/dev/null | sed -n 's/^ *\([0-9]*\) free blocks, .*/\1/p' | head -1)
+[ -n "$ffree" ] || bail "dumpe2fs $img4: no free block count for group 0"
 debugfs -w -f - "$img4" >/dev/null 2>&1 <<-EOF || fail "debugfs freeb"
 	freeb $fblk
 	set_bg 0 free_blocks_count $((ffree + 1))
