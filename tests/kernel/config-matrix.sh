@@ -107,7 +107,7 @@ step() {
 	fi
 	# The options asked for must hold after olddefconfig (a dependency
 	# can refuse one), or the configuration is not the one named.
-	local a
+	local a o
 	for a in "$@"; do
 		case $a in
 		-e | -d | --enable | --disable) continue ;;
@@ -119,6 +119,12 @@ step() {
 			echo "FAIL $name: CONFIG_$a=n did not survive olddefconfig"; fail=1; return
 		fi
 	done
+	# Warnings are judged from this step's log: every object of a touched
+	# file is compiled again, or one that an earlier run or step left
+	# current (a rerun, the clang tree) would pass unseen.
+	for o in "${files[@]}"; do
+		rm -f "$dir/${o%.c}.o"
+	done
 	# shellcheck disable=SC2086
 	if ! make -C "$src" O="$dir" LOCALVERSION= $makeargs -j"$jobs" "${targets[@]}" "${more[@]}" >>"$log" 2>&1; then
 		echo "FAIL $name: the build failed ($log):"
@@ -126,7 +132,6 @@ step() {
 		fail=1
 		return
 	fi
-	local o
 	for o in "${more[@]}"; do
 		[ -f "$dir/$o" ] || { echo "FAIL $name: $o was not built"; fail=1; return; }
 	done
