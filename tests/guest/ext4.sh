@@ -8,11 +8,16 @@
 # user wrote becomes a field.
 # pkv-time-limit: 150
 . "$PKV_IN/lib/assert.sh"
+# mkimg IMG [MKFS_OPTION...]: a new 8 MiB ext4 image.
+mkimg() {
+	local img=$1
+	shift
+	truncate -s 8M "$img" && mkfs.ext4 -q -F "$@" "$img" || bail "mkfs.ext4 $* $img"
+}
 img=/tmp/ext4.img
 mnt=/mnt/pkv-ext4
 mkdir -p "$mnt"
-truncate -s 8M "$img"
-mkfs.ext4 -q -F "$img" || bail "mkfs.ext4"
+mkimg "$img"
 loop=$(losetup -f --show "$img") || bail "losetup"
 dev=${loop#/dev/}
 mount -o errors=continue "$loop" "$mnt" || bail "mount $loop"
@@ -38,8 +43,7 @@ umount "$mnt"
 img2=/tmp/ext4-dir.img
 mnt2=/mnt/pkv-ext4-dir
 mkdir -p "$mnt2"
-truncate -s 8M "$img2"
-mkfs.ext4 -q -F -b 1024 -O ^dir_index "$img2" || bail "mkfs.ext4 -O ^dir_index"
+mkimg "$img2" -b 1024 -O ^dir_index
 loop2=$(losetup -f --show "$img2") || bail "losetup $img2"
 dev2=${loop2#/dev/}
 mount -o errors=continue "$loop2" "$mnt2" || bail "mount $loop2"
@@ -57,8 +61,7 @@ umount "$mnt2"
 # allocator's first look at the group reports it through
 # ext4_grp_locked_error(), which printed in KERN_CONT pieces before the series.
 img3=/tmp/ext4-grp.img
-truncate -s 8M "$img3"
-mkfs.ext4 -q -F "$img3" || bail "mkfs.ext4 $img3"
+mkimg "$img3"
 debugfs -w -f - "$img3" >/dev/null 2>&1 <<-EOF || fail "debugfs set_bg"
 	set_bg 0 free_blocks_count 8000
 	set_bg 0 checksum calc
@@ -75,8 +78,7 @@ umount "$mnt3"
 # the file frees it again, and mb_free_blocks() reports that with the inode
 # and the block, the parts ext4_grp_locked_error() formats only when known.
 img4=/tmp/ext4-freed.img
-truncate -s 8M "$img4"
-mkfs.ext4 -q -F "$img4" || bail "mkfs.ext4 $img4"
+mkimg "$img4"
 loop4=$(losetup -f --show "$img4") || bail "losetup $img4"
 dev4=${loop4#/dev/}
 mount -o errors=continue "$loop4" "$mnt3" || bail "mount $loop4"
